@@ -1,0 +1,88 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import { bookingRoutes } from './booking/booking.routes.ts';
+import { CancellationPolicy, Money, PriceLine } from './booking/booking.schemas.ts';
+import type { CatalogStore } from './catalog/catalog.service.ts';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './infra/clock.ts';
+import type { Encryptor } from './infra/crypto/encryption.ts';
+import type { Database } from './infra/db/database.ts';
+import { errorHandler } from './infra/http/error-handler.ts';
+import { healthRoutes } from './infra/http/health.routes.ts';
+import { notFoundHandler } from './infra/http/not-found.ts';
+import { openapi } from './infra/http/openapi.ts';
+import { Problem } from './infra/http/problem-schema.ts';
+import { requestIds } from './infra/http/request-id.ts';
+import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+import { createTestPaymentProvider } from './payments/test-provider.ts';
+
+/** Everything a request may need, built once at start and shared by the features. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  catalog: CatalogStore;
+  encryptor: Encryptor;
+  payments: PaymentProvider;
+  clock: Clock;
+}
+
+export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
+  payments?: PaymentProvider;
+  clock?: Clock;
+  logger: Logger;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+const SHARED_SCHEMAS = [Money, PriceLine, CancellationPolicy];
+
+/** Builds the HTTP application; the server and the tests share it. */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const ctx: AppContext = {
+    ...options,
+    payments: options.payments ?? createTestPaymentProvider(),
+    clock: options.clock ?? systemClock,
+  };
+  const app = Fastify({
+    loggerInstance: options.logger as unknown as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: ctx.config.trustProxy,
+    requestIdHeader: false,
+    genReqId: requestIds.generate,
+    // Timeouts so a slow or stuck client cannot hold a connection forever.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        strict: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(Problem);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  // An empty body with a JSON content type reads as "no body" (cancel's body is optional);
+  // routes that need one then fail schema validation with a 400, never a parser error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+  await app.register(requestIds.plugin);
+  await app.register(errorHandler);
+  await app.register(notFoundHandler);
+  await app.register(openapi, { publicBaseUrl: ctx.config.publicBaseUrl });
+  await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
+
+  await app.register(healthRoutes, { db: ctx.db });
+  await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,146 @@
+import type { AppContext } from '../app.ts';
+import type { Hotel } from '../catalog/catalog.schema.ts';
+import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
+import { randomToken } from '../infra/crypto/tokens.ts';
+import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
+import { inventoryRepository } from './inventory.repository.ts';
+import { quoteRepository } from './quote.repository.ts';
+import { evaluateStay, type StayEvaluation, type Unavailable } from './rules/availability.ts';
+import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
+import type { RestrictionViolation } from './rules/restrictions.ts';
+import { type StayInput, unknownHotel, validateStay } from './stay-validation.ts';
+
+type BookingContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
+
+export function withDefaults<T extends { children?: number[]; rooms?: number; services?: string[] }>(req: T) {
+  return { ...req, children: req.children ?? [], rooms: req.rooms ?? 1, services: [...new Set(req.services ?? [])] };
+}
+
+export function hotelOrFail(ctx: BookingContext, hotelId: string): Hotel {
+  const hotel = ctx.catalog.get(hotelId);
+  if (!hotel) throw unknownHotel(hotelId);
+  return hotel;
+}
+
+/** Evaluates a stay against the catalogue and the live inventory (one query for all room types). */
+export async function evaluate(
+  ctx: BookingContext,
+  hotel: Hotel,
+  stay: StayInput,
+  today: string,
+  only?: { roomTypeId: string; ratePlanId: string },
+): Promise<StayEvaluation> {
+  const left = await inventoryRepository.leastLeft(ctx.db, hotel.id, stay.checkIn, stay.checkOut);
+  const counts = new Map(hotel.roomTypes.map((r) => [r.id, r.count]));
+  return evaluateStay(
+    hotel,
+    { ...stay, today },
+    (roomTypeId) => Math.min(counts.get(roomTypeId) ?? 0, left.get(roomTypeId) ?? Number.POSITIVE_INFINITY),
+    only,
+  );
+}
+
+function restrictionFields(r: RestrictionViolation | undefined) {
+  if (!r) return {};
+  const { rule, minStay, maxStay, maxDaysBeforeArrival, latestArrival, from, to, dates } = r;
+  return Object.fromEntries(
+    Object.entries({ rule, minStay, maxStay, maxDaysBeforeArrival, latestArrival, from, to, dates }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+}
+
+export function unavailableEntry(u: Unavailable) {
+  return {
+    roomType: { id: u.roomType.id, name: u.roomType.name },
+    reason: u.reason,
+    message: u.restriction?.message ?? u.message,
+    ...restrictionFields(u.restriction),
+  };
+}
+
+/** No offer at all: `restriction_window` when any room type is restricted, else `no_availability`. */
+export function noOfferError(unavailable: Unavailable[]): AppError {
+  const errors: ProblemDetailEntry[] = unavailable.map((u) => {
+    const { roomType, ...rest } = unavailableEntry(u);
+    return { roomTypeId: roomType.id, ...rest };
+  });
+  const restricted = unavailable.find((u) => u.reason === 'restricted');
+  if (restricted) {
+    return new AppError('restriction_window', restricted.restriction?.message ?? restricted.message, { errors });
+  }
+  const detail =
+    unavailable.length === 1 && unavailable[0]
+      ? unavailable[0].message
+      : 'No room type is available for this stay and party.';
+  return new AppError('no_availability', detail, { errors });
+}
+
+export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
+  const req = withDefaults(body);
+  const hotel = hotelOrFail(ctx, req.hotelId);
+  const today = hotelToday(hotel.timezone, ctx.clock.now());
+  validateStay(hotel, req, today);
+  const { offers, unavailable } = await evaluate(ctx, hotel, req, today);
+  if (offers.length === 0) throw noOfferError(unavailable);
+  return {
+    hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
+    checkIn: req.checkIn,
+    checkOut: req.checkOut,
+    nights: nightsBetween(req.checkIn, req.checkOut),
+    adults: req.adults,
+    children: req.children,
+    rooms: req.rooms,
+    services: req.services,
+    offers: offers.map((o) => ({
+      roomType: { id: o.roomType.id, name: o.roomType.name, maxOccupancy: o.roomType.maxOccupancy },
+      ratePlan: { id: o.ratePlan.id, name: o.ratePlan.name, refundable: o.ratePlan.refundable, prepayment: o.ratePlan.prepayment },
+      available: o.available,
+      nightly: o.price.nightly,
+      total: o.price.total,
+      cancellationPolicy: o.price.cancellationPolicy,
+    })),
+    unavailable: unavailable.map(unavailableEntry) as SearchResponse['unavailable'],
+  };
+}
+
+/** Prices one (room type, rate plan) for a stay and locks that price for QUOTE_TTL_SECONDS. */
+export async function createQuote(ctx: BookingContext, body: QuoteRequest): Promise<QuoteResponse> {
+  const req = withDefaults(body);
+  const hotel = hotelOrFail(ctx, req.hotelId);
+  const now = ctx.clock.now();
+  const today = hotelToday(hotel.timezone, now);
+  validateStay(hotel, req, today);
+  const { offers, unavailable } = await evaluate(ctx, hotel, req, today, {
+    roomTypeId: req.roomTypeId,
+    ratePlanId: req.ratePlanId,
+  });
+  const offer = offers[0];
+  if (!offer) throw noOfferError(unavailable);
+  const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
+  const quote: QuoteResponse = {
+    id: randomToken('q_', 16),
+    expiresAt: toRfc3339(expiresAt),
+    hotelId: hotel.id,
+    checkIn: req.checkIn,
+    checkOut: req.checkOut,
+    nights: nightsBetween(req.checkIn, req.checkOut),
+    adults: req.adults,
+    children: req.children,
+    rooms: req.rooms,
+    services: req.services,
+    roomType: { id: offer.roomType.id, name: offer.roomType.name },
+    ratePlan: {
+      id: offer.ratePlan.id,
+      name: offer.ratePlan.name,
+      refundable: offer.ratePlan.refundable,
+      prepayment: offer.ratePlan.prepayment,
+    },
+    lines: offer.price.lines,
+    total: offer.price.total,
+    includedTaxes: offer.price.includedTaxes,
+    cancellationPolicy: offer.price.cancellationPolicy,
+  };
+  await quoteRepository.insert(ctx.db, { ...quote, nightly: offer.price.nightly } as QuoteResponse, expiresAt);
+  return quote;
+}

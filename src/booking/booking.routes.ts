@@ -1,0 +1,153 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../app.ts';
+import { problemResponses } from '../infra/http/problem-schema.ts';
+import { createQuote, searchAvailability } from './availability.service.ts';
+import {
+  CancelRequest,
+  CreatedReservation,
+  ModifyRequest,
+  QuoteRequest,
+  QuoteResponse,
+  Reservation,
+  ReservationParams,
+  ReservationRequest,
+  SearchRequest,
+  SearchResponse,
+} from './booking.schemas.ts';
+import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
+import { cancelReservation, createReservation, modifyReservation } from './reservation.service.ts';
+import { etagOf, reservationView } from './reservation.view.ts';
+
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'makes a retry safe: same key + same body replays the first response for 24 h' }),
+  ),
+});
+const AuthHeaders = Type.Object({
+  ...IdempotencyHeaders.properties,
+  authorization: Type.Optional(Type.String({ description: 'Bearer rat_… (the reservation access token)' })),
+  'if-match': Type.Optional(Type.String({ description: 'ETag of the version you read; a stale one answers 412' })),
+});
+const security = [{ reservationToken: [] }];
+
+/** HTTP for the booking flow: each handler maps the request to one service call and back. */
+export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/availability/search',
+    {
+      schema: {
+        operationId: 'searchAvailability',
+        tags: ['booking'],
+        summary: 'Search availability and prices for a stay',
+        description:
+          'One offer per bookable (room type, rate plan). Room types with no offer are listed in `unavailable` with the first reason of occupancy, restricted, sold_out. With no offer at all: 422 `restriction_window` if any room type is restricted, else 409 `no_availability`.',
+        headers: IdempotencyHeaders,
+        body: SearchRequest,
+        response: { 200: SearchResponse, ...problemResponses('no_availability', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large') },
+      },
+    },
+    async (request) => searchAvailability(ctx, request.body),
+  );
+
+  app.post(
+    '/quote',
+    {
+      schema: {
+        operationId: 'createQuote',
+        tags: ['booking'],
+        summary: 'Price one room type and rate plan, locking the price',
+        description: 'The quote locks the price until `expiresAt` (QUOTE_TTL_SECONDS, default 15 minutes). It does not hold rooms. `total` is the sum of `lines`.',
+        headers: IdempotencyHeaders,
+        body: QuoteRequest,
+        response: { 201: QuoteResponse, ...problemResponses('no_availability', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large') },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createQuote(ctx, request.body)),
+  );
+
+  app.post(
+    '/reservations',
+    {
+      schema: {
+        operationId: 'createReservation',
+        tags: ['booking'],
+        summary: 'Book a quote',
+        description:
+          'Takes the rooms atomically (never oversold) at the quoted price. A `prepayment: full` rate plan needs `payment.token` and is charged now; a failed creation takes no rooms and charges nothing. The response alone carries `accessToken`, the secret for PATCH and cancel. Send an `Idempotency-Key` so that a retry returns the same reservation.',
+        headers: IdempotencyHeaders,
+        body: ReservationRequest,
+        response: {
+          201: CreatedReservation,
+          ...problemResponses('payment_required', 'payment_failed', 'no_availability', 'quote_already_used', 'quote_expired', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { row, accessToken } = await createReservation(ctx, request.log, request.body);
+      return reply
+        .code(201)
+        .header('etag', etagOf(row))
+        .header('location', `/api/v1/booking/reservations/${row.code}`)
+        .send({ ...reservationView(row), accessToken });
+    },
+  );
+
+  app.patch(
+    '/reservations/:reservation',
+    {
+      schema: {
+        operationId: 'modifyReservation',
+        tags: ['booking'],
+        summary: 'Change a reservation',
+        description:
+          'Any subset of the stay (dates, party, rooms, room type, rate plan, services), guest details and special requests. A stay change is re-priced at current prices and re-checked; it applies entirely or not at all. Non-refundable plans refuse stay changes (409 `not_modifiable`). A prepaid reservation whose price rises needs `payment.token` for the difference; one whose price falls is refunded the difference. Honours `If-Match`.',
+        security,
+        headers: AuthHeaders,
+        params: ReservationParams,
+        body: ModifyRequest,
+        response: {
+          200: Reservation,
+          ...problemResponses('unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'reservation_cancelled', 'not_modifiable', 'no_availability', 'restriction_window', 'payment_required', 'payment_failed', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const token = bearerToken(request.headers.authorization);
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const row = await modifyReservation(ctx, request.log, code, token, request.headers['if-match'], request.body);
+      return reply.header('etag', etagOf(row)).send(reservationView(row));
+    },
+  );
+
+  app.post(
+    '/reservations/:reservation/cancel',
+    {
+      schema: {
+        operationId: 'cancelReservation',
+        tags: ['booking'],
+        summary: 'Cancel a reservation',
+        description:
+          'Releases the rooms. Fee: 0 before `freeCancellationUntil`, the penalty after it, the whole total for a non-refundable plan; `refund` = paid − fee (never below 0). Cancelling a cancelled reservation answers 200 with it unchanged. The body is optional.',
+        security,
+        headers: AuthHeaders,
+        params: ReservationParams,
+        body: CancelRequest,
+        response: {
+          200: Reservation,
+          ...problemResponses('unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+        },
+      },
+      // The body is optional: no body means no reason.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      const token = bearerToken(request.headers.authorization);
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const row = await cancelReservation(ctx, request.log, code, token, request.headers['if-match'], request.body);
+      return reply.header('etag', etagOf(row)).send(reservationView(row));
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import type { Executor } from '../infra/db/database.ts';
+import type { QuoteResponse } from './booking.schemas.ts';
+
+export interface StoredQuote {
+  body: QuoteResponse;
+  expiresAt: Date;
+}
+
+export const quoteRepository = {
+  async insert(db: Executor, quote: QuoteResponse, expiresAt: Date): Promise<void> {
+    await db.query('INSERT INTO quotes (id, hotel_id, body, expires_at) VALUES ($1, $2, $3, $4)', [
+      quote.id,
+      quote.hotelId,
+      JSON.stringify(quote),
+      expiresAt,
+    ]);
+  },
+
+  async find(db: Executor, id: string): Promise<StoredQuote | null> {
+    const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date }>(
+      'SELECT body, expires_at FROM quotes WHERE id = $1',
+      [id],
+    );
+    const row = rows[0];
+    return row ? { body: row.body, expiresAt: row.expires_at } : null;
+  },
+
+  async isUsed(db: Executor, id: string): Promise<boolean> {
+    const { rows } = await db.query('SELECT 1 FROM reservations WHERE quote_id = $1', [id]);
+    return rows.length > 0;
+  },
+};

@@ -1,0 +1,42 @@
+import { toRfc3339 } from './rules/dates.ts';
+import type { Reservation } from './booking.schemas.ts';
+import type { ReservationRow } from './reservation.repository.ts';
+
+/** What a client may still owe: the balance while confirmed, the unpaid part of the fee once cancelled. */
+export function amountDue(r: ReservationRow): number {
+  if (r.status === 'cancelled') return Math.max(0, (r.cancellation?.fee.amount ?? 0) - r.paidAmount);
+  return Math.max(0, r.totalAmount - r.paidAmount);
+}
+
+/** The reservation object of API.md 2.6. */
+export function reservationView(r: ReservationRow): Reservation {
+  const money = (amount: number) => ({ amount, currency: r.currency });
+  return {
+    id: r.code,
+    status: r.status,
+    hotelId: r.hotelId,
+    checkIn: r.checkIn,
+    checkOut: r.checkOut,
+    nights: r.stay.nights,
+    adults: r.stay.adults,
+    children: r.stay.children,
+    rooms: r.rooms,
+    services: r.stay.services,
+    roomType: r.stay.roomType,
+    ratePlan: r.stay.ratePlan,
+    guest: r.guest,
+    specialRequests: r.specialRequests,
+    lines: r.stay.lines,
+    total: r.stay.total,
+    includedTaxes: r.stay.includedTaxes,
+    cancellationPolicy: r.stay.cancellationPolicy,
+    payment: { status: r.paymentStatus, paid: money(r.paidAmount), due: money(amountDue(r)) },
+    cancellation: r.cancellation,
+    checkin: { status: r.checkinStatus },
+    version: r.version,
+    createdAt: toRfc3339(r.createdAt),
+    updatedAt: toRfc3339(r.updatedAt),
+  } as Reservation;
+}
+
+export const etagOf = (r: { version: number }) => `"${r.version}"`;

@@ -1,0 +1,88 @@
+import { Temporal } from 'temporal-polyfill';
+
+/**
+ * Calendar-date maths on hotel-local `YYYY-MM-DD` strings.
+ *
+ * Plain date arithmetic runs on UTC midnights, where every day is exactly 24 hours long, so the
+ * machine's time zone and daylight-saving changes can never shift a date. Anything that turns a
+ * hotel-local wall time into an instant goes through Temporal with the hotel's IANA zone.
+ */
+
+const DAY_MS = 86_400_000;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+function utcMidnight(date: string): number {
+  if (!isCalendarDate(date)) throw new RangeError(`Not a calendar date: ${date}`);
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+function fromUtcMidnight(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** True only for a real `YYYY-MM-DD` calendar date (rejects 2027-02-30, 2027-13-01, 2027-2-3). */
+export function isCalendarDate(s: string): boolean {
+  const match = DATE_PATTERN.exec(s);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The calendar date `n` days after `date` (before it when `n` is negative). */
+export function addDays(date: string, n: number): string {
+  return fromUtcMidnight(utcMidnight(date) + n * DAY_MS);
+}
+
+/** Nights from check-in to check-out; negative when check-out comes first. */
+export function nightsBetween(checkIn: string, checkOut: string): number {
+  return Math.round((utcMidnight(checkOut) - utcMidnight(checkIn)) / DAY_MS);
+}
+
+/** The dates of the nights of a stay: check-in up to the day before check-out. */
+export function eachNight(checkIn: string, checkOut: string): string[] {
+  const nights = nightsBetween(checkIn, checkOut);
+  const dates: string[] = [];
+  for (let i = 0; i < nights; i++) dates.push(addDays(checkIn, i));
+  return dates;
+}
+
+/** The hotel's calendar date at instant `now`; "today" for the booking window and past-date checks. */
+export function hotelToday(timezone: string, now: Date): string {
+  return Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(timezone)
+    .toPlainDate()
+    .toString();
+}
+
+/**
+ * The instant at which the hotel's wall clock shows `time` on `date`. A wall time skipped by a
+ * daylight-saving jump resolves the 'compatible' way (moved forward by the gap, as a clock would),
+ * and a repeated one to its earlier occurrence.
+ */
+export function zonedInstant(date: string, time: string, timezone: string): Date {
+  const match = TIME_PATTERN.exec(time);
+  if (!match || !isCalendarDate(date)) throw new RangeError(`Not a local date and time: ${date} ${time}`);
+  const wallTime = Temporal.PlainDate.from(date).toPlainDateTime({
+    hour: Number(match[1]),
+    minute: Number(match[2]),
+  });
+  const zoned = wallTime.toZonedDateTime(timezone, { disambiguation: 'compatible' });
+  return new Date(zoned.epochMilliseconds);
+}
+
+/** RFC 3339 UTC at whole seconds (`2027-03-01T14:00:00Z`), the contract's format for instants. */
+export function toRfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

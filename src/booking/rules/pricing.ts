@@ -1,0 +1,258 @@
+import type {
+  Hotel,
+  RatePlan,
+  RoomPrice,
+  RoomTypeDef,
+  SeasonDef,
+  ServiceDef,
+  TaxDef,
+} from '../../catalog/catalog.schema.ts';
+import { addDays, eachNight, toRfc3339, zonedInstant } from './dates.ts';
+import { type RoomParty, splitParty } from './party.ts';
+
+export type Money = { amount: number; currency: string };
+
+export type PriceLine = {
+  type: 'room' | 'service' | 'tax';
+  code: string;
+  name: string;
+  /** Only on room lines: the night priced. */
+  date?: string;
+  quantity: number;
+  unitAmount: Money;
+  amount: Money;
+};
+
+export type CancellationPolicy = {
+  refundable: boolean;
+  /** RFC 3339 UTC; null for a non-refundable plan. */
+  freeCancellationUntil: string | null;
+  penalty: Money;
+};
+
+export type IncludedTax = { code: string; name: string; amount: Money };
+
+export type StayPrice = {
+  /** Room price per night, all rooms together. */
+  nightly: Array<{ date: string; amount: Money }>;
+  lines: PriceLine[];
+  roomsTotal: Money;
+  servicesTotal: Money;
+  addedTaxesTotal: Money;
+  /** Rooms + services + added taxes; always the sum of `lines`. */
+  total: Money;
+  includedTaxes: IncludedTax[];
+  cancellationPolicy: CancellationPolicy;
+};
+
+export type StayInput = {
+  roomTypeId: string;
+  ratePlanId: string;
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+  /** Ages. */
+  children: number[];
+  rooms: number;
+  /** Service ids; a repeated id is counted once. */
+  services: string[];
+};
+
+type FullRoomPrice = Required<RoomPrice>;
+
+/** A room type is sold under a rate plan only when the plan gives it a price. */
+export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
+  return Object.hasOwn(ratePlan.prices, roomTypeId);
+}
+
+/**
+ * The price fields in force for one night. Seasons are applied in catalogue order, each replacing
+ * only the fields it names, so when several seasons cover the same night the LAST one listed wins
+ * for every field it names: a hotel lists a short special period after the broad season it sits in.
+ */
+function roomPriceOn(
+  planPrice: RoomPrice,
+  seasons: SeasonDef[],
+  roomType: RoomTypeDef,
+  date: string,
+): FullRoomPrice {
+  const price: RoomPrice = { ...planPrice };
+  for (const season of seasons) {
+    const override = season.prices[roomType.id];
+    if (!override || date < season.from || date > season.to) continue;
+    for (const [field, value] of Object.entries(override)) {
+      if (value !== undefined) price[field as keyof RoomPrice] = value;
+    }
+  }
+  return {
+    base: price.base,
+    // Absent fields mean "no surcharge": every adult the room can hold is included.
+    includedAdults: price.includedAdults ?? roomType.maxAdults,
+    extraAdult: price.extraAdult ?? 0,
+    child: price.child ?? 0,
+  };
+}
+
+/** Room price rule: base + extraAdult per adult above includedAdults + child per child. */
+function roomNightAmount(price: FullRoomPrice, room: RoomParty): number {
+  return (
+    price.base +
+    price.extraAdult * Math.max(0, room.adults - price.includedAdults) +
+    price.child * room.children
+  );
+}
+
+function serviceQuantity(service: ServiceDef, input: StayInput, nights: number): number {
+  switch (service.pricing) {
+    case 'per_stay':
+      return 1;
+    case 'per_night':
+      return nights;
+    case 'per_room_per_night':
+      return input.rooms * nights;
+    case 'per_guest_per_night':
+      return (input.adults + input.children.length) * nights;
+  }
+}
+
+/**
+ * The tax included in `taxable` at `rate` percent: round(taxable × rate / (100 + rate)), half up.
+ * Worked in exact integers (the rate scaled to a whole number) so binary floating point can never
+ * turn an exact .5 into .4999… and round it the wrong way.
+ */
+export function includedTaxAmount(taxable: number, rate: number): number {
+  const [numerator, scale] = exactDecimal(rate);
+  const num = BigInt(taxable) * numerator;
+  const den = 100n * scale + numerator;
+  return Number((2n * num + den) / (2n * den));
+}
+
+/** A finite decimal as integer numerator and power-of-ten denominator (6.5 → [65n, 10n]). */
+function exactDecimal(value: number): [bigint, bigint] {
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(12).replace(/0+$/, '');
+  const [whole = '0', fraction = ''] = text.split('.');
+  return [BigInt(whole + fraction), 10n ** BigInt(fraction.length)];
+}
+
+function sum(amounts: number[]): number {
+  return amounts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Prices a stay exactly as API.md section 6 describes. The caller has already checked that the
+ * rate plan sells the room type and that the requested services exist; a breach of either throws.
+ */
+export function priceStay(hotel: Hotel, input: StayInput): StayPrice {
+  const roomType = hotel.roomTypes.find((rt) => rt.id === input.roomTypeId);
+  if (!roomType) throw new Error(`Unknown room type ${input.roomTypeId} in hotel ${hotel.id}`);
+  const ratePlan = hotel.ratePlans.find((rp) => rp.id === input.ratePlanId);
+  if (!ratePlan) throw new Error(`Unknown rate plan ${input.ratePlanId} in hotel ${hotel.id}`);
+  const planPrice = sellsRoomType(ratePlan, roomType.id) ? ratePlan.prices[roomType.id] : undefined;
+  if (!planPrice) throw new Error(`Rate plan ${ratePlan.id} does not price room type ${roomType.id}`);
+
+  const money = (amount: number): Money => ({ amount, currency: hotel.currency });
+  const line = (
+    type: PriceLine['type'],
+    code: string,
+    name: string,
+    quantity: number,
+    unitAmount: number,
+    date?: string,
+  ): PriceLine => ({
+    type,
+    code,
+    name,
+    ...(date === undefined ? {} : { date }),
+    quantity,
+    unitAmount: money(unitAmount),
+    amount: money(unitAmount * quantity),
+  });
+
+  const nights = eachNight(input.checkIn, input.checkOut);
+  const split = splitParty(input.adults, input.children.length, input.rooms);
+
+  const roomLines: PriceLine[] = [];
+  const nightly: StayPrice['nightly'] = [];
+  for (const date of nights) {
+    const price = roomPriceOn(planPrice, ratePlan.seasons, roomType, date);
+    const roomsAtPrice = new Map<number, number>();
+    for (const room of split) {
+      const amount = roomNightAmount(price, room);
+      roomsAtPrice.set(amount, (roomsAtPrice.get(amount) ?? 0) + 1);
+    }
+    const byPriceDescending = [...roomsAtPrice].sort(([a], [b]) => b - a);
+    for (const [unit, count] of byPriceDescending) {
+      roomLines.push(line('room', roomType.id, roomType.name, count, unit, date));
+    }
+    nightly.push({ date, amount: money(sum(byPriceDescending.map(([unit, count]) => unit * count))) });
+  }
+
+  const serviceLines = [...new Set(input.services)].map((serviceId) => {
+    const service = hotel.services.find((s) => s.id === serviceId);
+    if (!service) throw new Error(`Unknown service ${serviceId} in hotel ${hotel.id}`);
+    return line(
+      'service',
+      service.id,
+      service.name,
+      serviceQuantity(service, input, nights.length),
+      service.amount,
+    );
+  });
+
+  const roomsTotal = sum(roomLines.map((l) => l.amount.amount));
+  const servicesTotal = sum(serviceLines.map((l) => l.amount.amount));
+
+  const taxLines: PriceLine[] = [];
+  const includedTaxes: IncludedTax[] = [];
+  for (const tax of hotel.taxes) {
+    if (tax.type === 'percent_included') {
+      const amount = includedTaxAmount(roomsTotal + servicesTotal, tax.rate);
+      includedTaxes.push({ code: tax.code, name: tax.name, amount: money(amount) });
+    } else {
+      taxLines.push(
+        line('tax', tax.code, tax.name, addedTaxQuantity(tax, input.adults, nights.length), tax.amount),
+      );
+    }
+  }
+  const addedTaxesTotal = sum(taxLines.map((l) => l.amount.amount));
+  const total = roomsTotal + servicesTotal + addedTaxesTotal;
+
+  return {
+    nightly,
+    lines: [...roomLines, ...serviceLines, ...taxLines],
+    roomsTotal: money(roomsTotal),
+    servicesTotal: money(servicesTotal),
+    addedTaxesTotal: money(addedTaxesTotal),
+    total: money(total),
+    includedTaxes,
+    cancellationPolicy: cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
+  };
+}
+
+function addedTaxQuantity(tax: TaxDef, adults: number, nights: number): number {
+  return tax.type === 'per_adult_per_night' ? adults * nights : 1;
+}
+
+/**
+ * Cancellation rule: free until check-in minus freeCancellationDays at 00:00 hotel time; after it
+ * the room price of the first penaltyNights nights. A non-refundable plan's penalty is the total.
+ */
+function cancellationPolicyFor(
+  hotel: Hotel,
+  ratePlan: RatePlan,
+  checkIn: string,
+  nightly: StayPrice['nightly'],
+  total: number,
+): CancellationPolicy {
+  const currency = hotel.currency;
+  if (!ratePlan.refundable) {
+    return { refundable: false, freeCancellationUntil: null, penalty: { amount: total, currency } };
+  }
+  const deadline = zonedInstant(addDays(checkIn, -ratePlan.freeCancellationDays), '00:00', hotel.timezone);
+  const penalty = sum(nightly.slice(0, ratePlan.penaltyNights).map((n) => n.amount.amount));
+  return {
+    refundable: true,
+    freeCancellationUntil: toRfc3339(deadline),
+    penalty: { amount: penalty, currency },
+  };
+}

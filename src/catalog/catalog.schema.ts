@@ -1,0 +1,144 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * The catalogue file (API.md section 6). Unknown properties are tolerated (and reported as
+ * warnings by the loader) so a hotel can keep its own annotations in the file; every known
+ * property is checked strictly.
+ */
+
+const Id = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'catalogue id' });
+const CalendarDate = Type.String({ format: 'date', description: 'hotel-local date YYYY-MM-DD' });
+const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
+const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+
+export const RoomTypeDef = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1 }),
+  count: Type.Integer({ minimum: 0, maximum: 100_000 }),
+  maxAdults: Type.Integer({ minimum: 1, maximum: 100 }),
+  maxChildren: Type.Integer({ minimum: 0, maximum: 100 }),
+  maxOccupancy: Type.Integer({ minimum: 1, maximum: 200 }),
+});
+export type RoomTypeDef = Static<typeof RoomTypeDef>;
+
+export const RoomPrice = Type.Object({
+  base: MinorUnits,
+  includedAdults: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  extraAdult: Type.Optional(MinorUnits),
+  child: Type.Optional(MinorUnits),
+});
+export type RoomPrice = Static<typeof RoomPrice>;
+
+export const SeasonDef = Type.Object({
+  from: CalendarDate,
+  to: CalendarDate,
+  prices: Type.Record(Type.String(), Type.Partial(RoomPrice)),
+});
+export type SeasonDef = Static<typeof SeasonDef>;
+
+export const Prepayment = Type.Union([Type.Literal('none'), Type.Literal('full')]);
+export type Prepayment = Static<typeof Prepayment>;
+
+export const RatePlanDef = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1 }),
+  refundable: Type.Boolean(),
+  prepayment: Prepayment,
+  /** Days before check-in (hotel-local midnight) until which cancellation is free. Default 0. */
+  freeCancellationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  /** Nights charged as a penalty after the free-cancellation deadline. Default 1. */
+  penaltyNights: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+  prices: Type.Record(Type.String(), RoomPrice),
+  seasons: Type.Optional(Type.Array(SeasonDef)),
+});
+export type RatePlanDef = Static<typeof RatePlanDef>;
+
+export const ServicePricing = Type.Union([
+  Type.Literal('per_stay'),
+  Type.Literal('per_night'),
+  Type.Literal('per_room_per_night'),
+  Type.Literal('per_guest_per_night'),
+]);
+export type ServicePricing = Static<typeof ServicePricing>;
+
+export const ServiceDef = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1 }),
+  pricing: ServicePricing,
+  amount: MinorUnits,
+});
+export type ServiceDef = Static<typeof ServiceDef>;
+
+export const TaxDef = Type.Union([
+  Type.Object({
+    code: Id,
+    name: Type.String({ minLength: 1 }),
+    type: Type.Union([Type.Literal('per_adult_per_night'), Type.Literal('per_stay')]),
+    amount: MinorUnits,
+  }),
+  Type.Object({
+    code: Id,
+    name: Type.String({ minLength: 1 }),
+    type: Type.Literal('percent_included'),
+    rate: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+  }),
+]);
+export type TaxDef = Static<typeof TaxDef>;
+
+export const RestrictionDef = Type.Object({
+  from: CalendarDate,
+  to: CalendarDate,
+  roomTypes: Type.Optional(Type.Array(Id)),
+  ratePlans: Type.Optional(Type.Array(Id)),
+  stopSell: Type.Optional(Type.Boolean()),
+  closedToArrival: Type.Optional(Type.Boolean()),
+  closedToDeparture: Type.Optional(Type.Boolean()),
+  minStay: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  maxStay: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+});
+export type RestrictionDef = Static<typeof RestrictionDef>;
+
+export const HotelDef = Type.Object({
+  id: Id,
+  name: Type.String({ minLength: 1 }),
+  timezone: Type.String({ minLength: 1, description: 'IANA time zone, e.g. Europe/Lisbon' }),
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }),
+  checkInTime: Type.Optional(LocalTime),
+  checkOutTime: Type.Optional(LocalTime),
+  maxDaysBeforeArrival: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  roomTypes: Type.Array(RoomTypeDef),
+  ratePlans: Type.Array(RatePlanDef),
+  services: Type.Optional(Type.Array(ServiceDef)),
+  taxes: Type.Optional(Type.Array(TaxDef)),
+  restrictions: Type.Optional(Type.Array(RestrictionDef)),
+});
+export type HotelDef = Static<typeof HotelDef>;
+
+export const CatalogFile = Type.Object({ hotels: Type.Array(HotelDef, { minItems: 1 }) });
+export type CatalogFile = Static<typeof CatalogFile>;
+
+/**
+ * A hotel after loading: defaults applied, so the rules never deal with absent fields.
+ * Pure booking rules take this shape.
+ */
+export interface Hotel {
+  id: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  checkInTime: string;
+  checkOutTime: string;
+  maxDaysBeforeArrival: number | null;
+  roomTypes: RoomTypeDef[];
+  ratePlans: Array<
+    Omit<RatePlanDef, 'freeCancellationDays' | 'penaltyNights' | 'seasons'> & {
+      freeCancellationDays: number;
+      penaltyNights: number;
+      seasons: SeasonDef[];
+    }
+  >;
+  services: ServiceDef[];
+  taxes: TaxDef[];
+  restrictions: RestrictionDef[];
+}
+export type RatePlan = Hotel['ratePlans'][number];

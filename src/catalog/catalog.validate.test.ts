@@ -1,0 +1,399 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { evaluateStay } from '../booking/rules/availability.ts';
+import { CatalogError, loadCatalogFile, parseCatalog } from './catalog.validate.ts';
+
+const demoPath = fileURLToPath(new URL('../../catalog/demo.json', import.meta.url));
+
+// biome-ignore lint/suspicious/noExplicitAny: tests edit the document freely, into shapes no type allows.
+type Json = any;
+
+/** A minimal valid catalogue as plain JSON, fresh for every test. */
+function catalogue(): Json {
+  return {
+    hotels: [
+      {
+        id: 'harbour-view',
+        name: 'Harbour View',
+        timezone: 'Europe/Lisbon',
+        currency: 'EUR',
+        roomTypes: [
+          { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+          { id: 'suite', name: 'Suite', count: 2, maxAdults: 2, maxChildren: 2, maxOccupancy: 4 },
+        ],
+        ratePlans: [
+          {
+            id: 'flex',
+            name: 'Flexible',
+            refundable: true,
+            prepayment: 'none',
+            prices: { double: { base: 12000 }, suite: { base: 26000, child: 2500 } },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function problemsOf(json: unknown): string[] {
+  try {
+    parseCatalog(json);
+  } catch (error) {
+    assert.ok(error instanceof CatalogError);
+    for (const problem of error.problems) assert.ok(error.message.includes(problem), problem);
+    return error.problems;
+  }
+  assert.fail('expected a CatalogError');
+}
+
+describe('parseCatalog: defaults', () => {
+  it('fills every optional field', () => {
+    const { hotels, warnings } = parseCatalog(catalogue());
+    assert.deepEqual(warnings, []);
+    const [hotel] = hotels;
+    assert.ok(hotel);
+    assert.equal(hotel.checkInTime, '15:00');
+    assert.equal(hotel.checkOutTime, '11:00');
+    assert.equal(hotel.maxDaysBeforeArrival, null);
+    assert.deepEqual(hotel.services, []);
+    assert.deepEqual(hotel.taxes, []);
+    assert.deepEqual(hotel.restrictions, []);
+    assert.equal(hotel.ratePlans[0]?.freeCancellationDays, 0);
+    assert.equal(hotel.ratePlans[0]?.penaltyNights, 1);
+    assert.deepEqual(hotel.ratePlans[0]?.seasons, []);
+    assert.deepEqual(hotel.ratePlans[0]?.prices, {
+      double: { base: 12000 },
+      suite: { base: 26000, child: 2500 },
+    });
+  });
+
+  it('keeps given values, including zeros', () => {
+    const json = catalogue();
+    Object.assign(json.hotels[0], { checkInTime: '14:00', checkOutTime: '12:00', maxDaysBeforeArrival: 0 });
+    Object.assign(json.hotels[0].ratePlans[0], { freeCancellationDays: 3, penaltyNights: 0 });
+    const [hotel] = parseCatalog(json).hotels;
+    assert.deepEqual(
+      [hotel?.checkInTime, hotel?.checkOutTime, hotel?.maxDaysBeforeArrival],
+      ['14:00', '12:00', 0],
+    );
+    assert.deepEqual([hotel?.ratePlans[0]?.freeCancellationDays, hotel?.ratePlans[0]?.penaltyNights], [3, 0]);
+  });
+
+  it('does not share objects with the input', () => {
+    const json = catalogue();
+    const [hotel] = parseCatalog(json).hotels;
+    json.hotels[0].roomTypes[0].count = 99;
+    assert.equal(hotel?.roomTypes[0]?.count, 10);
+  });
+});
+
+describe('parseCatalog: schema errors', () => {
+  it('reports every problem at once, one line each, with its path', () => {
+    const json = catalogue();
+    const hotel = json.hotels[0];
+    hotel.currency = 'eur';
+    hotel.roomTypes[1].count = -1;
+    delete hotel.roomTypes[0].maxOccupancy;
+    hotel.ratePlans[0].prepayment = 'half';
+    hotel.ratePlans[0].prices.double.base = 12.5;
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/currency: must match ^[A-Z]{3}$ (ISO 4217 code)',
+      'hotels/0/roomTypes/0/maxOccupancy: is required',
+      'hotels/0/roomTypes/1/count: must be >= 0',
+      'hotels/0/ratePlans/0/prepayment: must be one of "none", "full"',
+      'hotels/0/ratePlans/0/prices/double/base: must be an integer',
+    ]);
+  });
+
+  it('puts the problems in the message under a count', () => {
+    const json = catalogue();
+    json.hotels[0].roomTypes[1].count = -1;
+    assert.throws(
+      () => parseCatalog(json),
+      (error: unknown) =>
+        error instanceof CatalogError &&
+        error.message === 'Invalid catalogue (1 problem):\nhotels/0/roomTypes/1/count: must be >= 0',
+    );
+  });
+
+  it('explains a tax by the form it is closest to', () => {
+    const json = catalogue();
+    json.hotels[0].taxes = [
+      { code: 'city_tax', name: 'City tax', type: 'per_stay' },
+      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 0 },
+      { code: 'eco', name: 'Eco tax', type: 'per_room', amount: 100 },
+    ];
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/taxes/0/amount: is required',
+      'hotels/0/taxes/1/rate: must be > 0',
+      'hotels/0/taxes/2/type: must be one of "per_adult_per_night", "per_stay"',
+    ]);
+  });
+
+  it('rejects dates that are not on the calendar and malformed times', () => {
+    const json = catalogue();
+    json.hotels[0].checkInTime = '25:00';
+    json.hotels[0].restrictions = [{ from: '2027-02-30', to: '2027-03-01', stopSell: true }];
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/checkInTime: must match ^([01][0-9]|2[0-3]):[0-5][0-9]$ (HH:MM)',
+      'hotels/0/restrictions/0/from: must be a calendar date YYYY-MM-DD',
+    ]);
+  });
+
+  it('rejects a file that is not a catalogue at all', () => {
+    assert.deepEqual(problemsOf(null), ['(root): must be an object']);
+    assert.deepEqual(problemsOf([]), ['(root): must be an object']);
+    assert.deepEqual(problemsOf({}), ['hotels: is required']);
+    assert.deepEqual(problemsOf({ hotels: [] }), ['hotels: must have at least 1 item']);
+  });
+
+  it('enforces the bounds of counts and occupancy', () => {
+    const json = catalogue();
+    json.hotels[0].roomTypes[0].maxOccupancy = 0;
+    json.hotels[0].roomTypes[1].maxAdults = 0;
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/roomTypes/0/maxOccupancy: must be >= 1',
+      'hotels/0/roomTypes/1/maxAdults: must be >= 1',
+    ]);
+  });
+});
+
+describe('parseCatalog: cross-references', () => {
+  it('rejects duplicate ids and tax codes', () => {
+    const json = catalogue();
+    const hotel = json.hotels[0];
+    hotel.roomTypes.push({ ...hotel.roomTypes[0] });
+    hotel.ratePlans.push({ ...hotel.ratePlans[0] });
+    hotel.services = [
+      { id: 'parking', name: 'Parking', pricing: 'per_night', amount: 2000 },
+      { id: 'parking', name: 'Garage', pricing: 'per_night', amount: 3000 },
+    ];
+    hotel.taxes = [
+      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
+      { code: 'vat', name: 'VAT', type: 'per_stay', amount: 100 },
+    ];
+    json.hotels.push({ ...catalogue().hotels[0] });
+    assert.deepEqual(problemsOf(json), [
+      'hotels/1/id: duplicate hotel id "harbour-view"',
+      'hotels/0/roomTypes/2/id: duplicate room type id "double"',
+      'hotels/0/ratePlans/1/id: duplicate rate plan id "flex"',
+      'hotels/0/services/1/id: duplicate service id "parking"',
+      'hotels/0/taxes/1/code: duplicate tax code "vat"',
+    ]);
+  });
+
+  it('rejects prices and season prices for unknown room types', () => {
+    const json = catalogue();
+    const plan = json.hotels[0].ratePlans[0];
+    plan.prices.penthouse = { base: 90000 };
+    plan.seasons = [
+      { from: '2027-07-01', to: '2027-08-31', prices: { double: { base: 16000 }, loft: { base: 1 } } },
+    ];
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/ratePlans/0/prices/penthouse: unknown room type "penthouse"',
+      'hotels/0/ratePlans/0/seasons/0/prices/loft: unknown room type "loft"',
+    ]);
+  });
+
+  it('rejects restrictions naming unknown room types or rate plans', () => {
+    const json = catalogue();
+    json.hotels[0].restrictions = [
+      {
+        from: '2027-02-10',
+        to: '2027-02-12',
+        stopSell: true,
+        roomTypes: ['double', 'dbl'],
+        ratePlans: ['flexi'],
+      },
+    ];
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/restrictions/0/roomTypes/1: unknown room type "dbl"',
+      'hotels/0/restrictions/0/ratePlans/0: unknown rate plan "flexi"',
+    ]);
+  });
+
+  it('rejects periods that end before they start and a minimum stay above the maximum', () => {
+    const json = catalogue();
+    json.hotels[0].ratePlans[0].seasons = [{ from: '2027-08-31', to: '2027-07-01', prices: {} }];
+    json.hotels[0].restrictions = [
+      { from: '2027-05-02', to: '2027-05-01', closedToArrival: true },
+      { from: '2027-05-01', to: '2027-05-01', minStay: 4, maxStay: 3 },
+      { from: '2027-05-01', to: '2027-05-01', minStay: 3, maxStay: 3 },
+    ];
+    assert.deepEqual(problemsOf(json), [
+      'hotels/0/ratePlans/0/seasons/0/to: must not be before from (2027-08-31)',
+      'hotels/0/restrictions/0/to: must not be before from (2027-05-02)',
+      'hotels/0/restrictions/1/maxStay: must be >= minStay (4)',
+    ]);
+  });
+
+  it('rejects a time zone that is not an IANA zone', () => {
+    const json = catalogue();
+    json.hotels[0].timezone = 'Europe/Atlantis';
+    assert.deepEqual(problemsOf(json), ['hotels/0/timezone: unknown IANA time zone "Europe/Atlantis"']);
+    json.hotels[0].timezone = 'America/New_York';
+    assert.doesNotThrow(() => parseCatalog(json));
+  });
+});
+
+describe('parseCatalog: warnings', () => {
+  it('ignores unknown properties, one warning each, wherever they are', () => {
+    const json = catalogue();
+    const hotel = json.hotels[0];
+    Object.assign(json, { version: 2 });
+    Object.assign(hotel, { stars: 4 });
+    Object.assign(hotel.roomTypes[0], { colour: 'blue' });
+    Object.assign(hotel.ratePlans[0].prices.suite, { note: 'sea view' });
+    hotel.taxes = [{ code: 'vat', name: 'VAT', type: 'percent_included', rate: 10, legal: 'art. 18' }];
+    const { hotels, warnings } = parseCatalog(json);
+    // In document order: `stars`, `taxes` and `version` were added last to their objects.
+    assert.deepEqual(warnings, [
+      'hotels/0/roomTypes/0/colour: unknown property, ignored',
+      'hotels/0/ratePlans/0/prices/suite/note: unknown property, ignored',
+      'hotels/0/stars: unknown property, ignored',
+      'hotels/0/taxes/0/legal: unknown property, ignored',
+      'version: unknown property, ignored',
+    ]);
+    assert.equal('colour' in (hotels[0]?.roomTypes[0] ?? {}), false);
+    assert.equal('stars' in (hotels[0] ?? {}), false);
+    assert.deepEqual(hotels[0]?.taxes, [{ code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 }]);
+  });
+
+  it('warns about a season price for a room type the plan does not sell', () => {
+    const json = catalogue();
+    delete json.hotels[0].ratePlans[0].prices.suite;
+    json.hotels[0].ratePlans[0].seasons = [
+      { from: '2027-07-01', to: '2027-08-31', prices: { double: { base: 16000 }, suite: { base: 30000 } } },
+    ];
+    assert.deepEqual(parseCatalog(json).warnings, [
+      'hotels/0/ratePlans/0/seasons/0/prices/suite: room type not priced by this rate plan, ignored',
+    ]);
+  });
+});
+
+describe('loadCatalogFile', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'innkeep-catalog-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names a missing file', async () => {
+    const path = join(dir, 'missing.json');
+    await assert.rejects(loadCatalogFile(path), (error: unknown) => {
+      assert.ok(error instanceof CatalogError);
+      assert.match(error.message, /^Cannot read catalogue file .*missing\.json: /);
+      return true;
+    });
+  });
+
+  it('names a file that is not JSON', async () => {
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{ "hotels": [ }');
+    await assert.rejects(loadCatalogFile(path), (error: unknown) => {
+      assert.ok(error instanceof CatalogError);
+      assert.match(error.message, /^Catalogue file .*broken\.json is not valid JSON: /);
+      return true;
+    });
+  });
+
+  it('reads a file saved with a byte-order mark', async () => {
+    const path = join(dir, 'bom.json');
+    await writeFile(path, `\uFEFF${JSON.stringify(catalogue())}`);
+    assert.equal((await loadCatalogFile(path)).hotels[0]?.id, 'harbour-view');
+  });
+
+  it('names a file that is not a valid catalogue', async () => {
+    const path = join(dir, 'invalid.json');
+    const json = catalogue();
+    json.hotels[0].roomTypes[1].count = -1;
+    await writeFile(path, JSON.stringify(json));
+    await assert.rejects(loadCatalogFile(path), (error: unknown) => {
+      assert.ok(error instanceof CatalogError);
+      assert.equal(
+        error.message,
+        `Catalogue file ${path} is invalid (1 problem):\nhotels/0/roomTypes/1/count: must be >= 0`,
+      );
+      assert.deepEqual(error.problems, ['hotels/0/roomTypes/1/count: must be >= 0']);
+      return true;
+    });
+  });
+});
+
+describe('the bundled demo catalogue', () => {
+  it('loads without warnings', async () => {
+    const { hotels, warnings } = await loadCatalogFile(demoPath);
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(
+      hotels.map((h) => [
+        h.id,
+        h.name,
+        h.timezone,
+        h.currency,
+        h.checkInTime,
+        h.checkOutTime,
+        h.maxDaysBeforeArrival,
+      ]),
+      [['harbour-view', 'Harbour View', 'Europe/Lisbon', 'EUR', '15:00', '11:00', 500]],
+    );
+    const hotel = hotels[0];
+    assert.ok(hotel);
+    assert.ok(hotel.roomTypes.length >= 4);
+    assert.ok(hotel.ratePlans.some((rp) => rp.refundable && rp.prepayment === 'none'));
+    assert.ok(hotel.ratePlans.some((rp) => !rp.refundable && rp.prepayment === 'full'));
+    assert.ok(hotel.ratePlans.some((rp) => hotel.roomTypes.some((rt) => !(rt.id in rp.prices))));
+  });
+
+  it('reproduces the API.md search example', async () => {
+    const [hotel] = (await loadCatalogFile(demoPath)).hotels;
+    assert.ok(hotel);
+    const request = {
+      checkIn: '2027-03-01',
+      checkOut: '2027-03-04',
+      adults: 2,
+      children: [7],
+      rooms: 1,
+      services: ['breakfast'],
+      today: '2026-11-22',
+    };
+    const only = { roomTypeId: 'double', ratePlanId: 'flex' };
+    const [offer] = evaluateStay(hotel, request, () => 4, only).offers;
+    assert.equal(offer?.price.total.amount, 55200);
+    assert.deepEqual(
+      offer?.price.includedTaxes.map((t) => [t.code, t.amount.amount]),
+      [['vat', 4909]],
+    );
+    assert.equal(offer?.price.cancellationPolicy.freeCancellationUntil, '2027-02-27T00:00:00Z');
+  });
+
+  it('keeps its restrictions in 2027 and 2028 so near dates stay bookable', async () => {
+    const [hotel] = (await loadCatalogFile(demoPath)).hotels;
+    for (const r of hotel?.restrictions ?? []) assert.match(r.from, /^202[78]-/);
+    const request = {
+      checkIn: '2026-12-01',
+      checkOut: '2026-12-03',
+      adults: 2,
+      children: [],
+      rooms: 1,
+      services: [],
+      today: '2026-11-22',
+    };
+    assert.ok(hotel);
+    const { offers, unavailable } = evaluateStay(
+      hotel,
+      request,
+      (id) => hotel.roomTypes.find((rt) => rt.id === id)?.count ?? 0,
+    );
+    assert.deepEqual(
+      unavailable.map((u) => u.roomType.id),
+      ['single'],
+    );
+    assert.ok(offers.length >= 6);
+  });
+});

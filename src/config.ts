@@ -1,0 +1,110 @@
+import path from 'node:path';
+
+/** Service configuration (API.md section 6), read once from the environment and validated at start. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  catalogFile: string | null;
+  quoteTtlSeconds: number;
+  publicBaseUrl: string;
+  /** base64 of 32 bytes; null = generate once into DATA_DIR (embedded only). */
+  dataEncryptionKey: Buffer | null;
+  identityRetentionDays: number;
+  /** How often the in-process purge of identity data runs. */
+  purgeIntervalSeconds: number;
+  rateLimitPerMinute: number;
+  checkinProofLimit: number;
+  checkinProofWindowSeconds: number;
+  dbPoolSize: number;
+  redisUrl: string | null;
+  logLevel: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const KEY_HINT =
+  "make one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"";
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const text = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    return raw ? raw : null;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = text('HOST') ?? '127.0.0.1';
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+
+  let dataEncryptionKey: Buffer | null = null;
+  const rawKey = text('DATA_ENCRYPTION_KEY');
+  if (rawKey) {
+    const key = Buffer.from(rawKey, 'base64');
+    if (key.length !== 32 || !/^[A-Za-z0-9+/]+=*$/.test(rawKey)) {
+      problems.push(`DATA_ENCRYPTION_KEY must be the base64 of exactly 32 random bytes; ${KEY_HINT}`);
+    } else {
+      dataEncryptionKey = key;
+    }
+  } else if (databaseUrl) {
+    problems.push(
+      `DATA_ENCRYPTION_KEY is required with DATABASE_URL (every process must share it); ${KEY_HINT}`,
+    );
+  }
+
+  let publicBaseUrl = text('PUBLIC_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    publicBaseUrl = new URL(publicBaseUrl).toString().replace(/\/$/, '');
+  } catch {
+    problems.push(`PUBLIC_BASE_URL must be an absolute URL (got "${publicBaseUrl}")`);
+  }
+
+  const config: Config = {
+    port,
+    host,
+    databaseUrl,
+    dataDir: path.resolve(text('DATA_DIR') ?? './data'),
+    catalogFile: text('CATALOG_FILE') ? path.resolve(text('CATALOG_FILE') as string) : null,
+    quoteTtlSeconds: int('QUOTE_TTL_SECONDS', 900, 1, 7 * 24 * 3600),
+    publicBaseUrl,
+    dataEncryptionKey,
+    identityRetentionDays: int('IDENTITY_RETENTION_DAYS', 30, 0, 3650),
+    purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
+    checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
+    redisUrl: text('REDIS_URL'),
+    logLevel: text('LOG_LEVEL') ?? 'info',
+    corsOrigins: (text('CORS_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    trustProxy: text('TRUST_PROXY') === 'true',
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,56 @@
+/** The one data-access seam: both engines (PGlite and PostgreSQL) implement it with the same SQL. */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Executor {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs several `;`-separated statements without parameters (migrations). */
+  script(sql: string): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface Database extends Executor {
+  readonly kind: 'embedded' | 'postgres';
+  /**
+   * Runs `fn` in one READ COMMITTED transaction. Deadlocks and serialization failures are retried a
+   * bounded number of times, so `fn` must be safe to run again (external effects compensated on failure).
+   */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  poolStats(): PoolStats;
+  close(): Promise<void>;
+}
+
+/** SQLSTATEs after which a whole transaction may simply be run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+export const MAX_TRANSACTION_ATTEMPTS = 5;
+
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export async function withRetries<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const state = sqlState(error);
+      if (!state || !RETRYABLE.has(state) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw error;
+      // Jittered backoff so the transactions that collided do not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+/** Postgres type OIDs parsed the same way on both engines. */
+export const TYPE_OIDS = { int8: 20, date: 1082, numeric: 1700 } as const;
+export const parseInt8 = (value: string): number => Number(value);
+export const keepDateText = (value: string): string => value;

@@ -1,0 +1,42 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+/** Any constant works; it only has to be the same in every process of a deployment. */
+const MIGRATION_LOCK_KEY = 7_150_041;
+
+export async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+}
+
+/**
+ * Applies pending numbered SQL migrations in one transaction under an advisory lock, so processes
+ * starting together apply each file exactly once and none serves traffic on a half-built schema.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  const files = await migrationFiles();
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await tx.query<{ version: string }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.version));
+    const pending = files.filter((f) => !applied.has(f));
+    for (const file of pending) {
+      await tx.script(await readFile(MIGRATIONS_DIR + file, 'utf8'));
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
+    }
+    return pending;
+  });
+}
+
+/** Readiness: the database answers and every migration this build knows of is applied. */
+export async function schemaIsCurrent(db: Database): Promise<boolean> {
+  const files = await migrationFiles();
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM schema_migrations WHERE version = ANY($1::text[])',
+    [files],
+  );
+  return rows[0]?.n === files.length;
+}

@@ -1,0 +1,130 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sqlState } from '../db/database.ts';
+import { AppError, PROBLEMS, type ProblemCode, type ProblemDetailEntry, problemType } from './problems.ts';
+
+type AjvError = {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+};
+
+const CONTEXT_PREFIX: Record<string, string> = { body: '', params: '/path', querystring: '/query', headers: '/headers' };
+
+function validationEntries(error: FastifyError): ProblemDetailEntry[] {
+  const prefix = CONTEXT_PREFIX[error.validationContext ?? 'body'] ?? '';
+  const seen = new Set<string>();
+  const entries: ProblemDetailEntry[] = [];
+  for (const e of (error.validation ?? []) as AjvError[]) {
+    let path = prefix + e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      path += `/${String(e.params.missingProperty)}`;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      path += `/${String(e.params.additionalProperty)}`;
+      message = 'is not a known field';
+    } else if (e.keyword === 'enum' || e.keyword === 'const') {
+      const allowed = (e.params.allowedValues ?? [e.params.allowedValue]) as unknown[];
+      message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    // anyOf/oneOf repeat each branch's complaint; the branch messages already say what is wrong.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const key = `${path}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      entries.push({ path: path || '/', message });
+    }
+  }
+  return entries.length > 0 ? entries : [{ path: prefix || '/', message: 'is invalid' }];
+}
+
+/** Errors of the database driver that mean "the database is not reachable", not "bad input". */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state && (state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03')) return true;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) {
+    return true;
+  }
+  const message = (error as Error).message ?? '';
+  return /timeout exceeded when trying to connect|Connection terminated|Cannot use a pool after calling end/.test(
+    message,
+  );
+}
+
+function toProblem(error: FastifyError | AppError): {
+  code: ProblemCode;
+  detail: string;
+  errors?: ProblemDetailEntry[];
+  headers?: Record<string, string>;
+} {
+  if (error instanceof AppError) {
+    return { code: error.code, detail: error.message, errors: error.errors, headers: error.headers };
+  }
+  if (error.validation) {
+    const errors = validationEntries(error);
+    return { code: 'validation_error', detail: errors.map((e) => `${e.path} ${e.message}`).join('; '), errors };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: 'unsupported_media_type', detail: 'Send the request body as application/json.' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', detail: 'The request body is larger than this endpoint accepts.' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { code: 'validation_error', detail: 'The request body is empty.', errors: [{ path: '/', message: 'is required' }] };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { code: 'validation_error', detail: 'The request body is not valid JSON.', errors: [{ path: '/', message: 'is not valid JSON' }] };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return { code: 'rate_limited', detail: 'Too many requests; retry after the time given in Retry-After.' };
+  if (status === 413) return { code: 'payload_too_large', detail: 'The request body is too large.' };
+  if (status === 415) return { code: 'unsupported_media_type', detail: error.message };
+  if (status === 404) return { code: 'not_found', detail: error.message };
+  if (status === 503) return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
+  if (status >= 400 && status < 500) {
+    return { code: 'validation_error', detail: error.message, errors: [{ path: '/', message: error.message }] };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      code: 'service_unavailable',
+      detail: 'The database is unavailable; retry shortly.',
+      headers: { 'retry-after': '5' },
+    };
+  }
+  return { code: 'internal_error', detail: 'An unexpected error occurred; it has been logged with the request id.' };
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ProblemCode,
+  detail: string,
+  extra: { errors?: ProblemDetailEntry[]; headers?: Record<string, string> } = {},
+) {
+  const { status, title } = PROBLEMS[code];
+  if (extra.headers) reply.headers(extra.headers);
+  return reply
+    .code(status)
+    .type('application/problem+json')
+    .send({
+      type: problemType(code),
+      title,
+      status,
+      code,
+      detail,
+      ...(extra.errors ? { errors: extra.errors } : {}),
+      requestId: String(request.id),
+    });
+}
+
+/** One error path: every thrown error becomes RFC 9457 problem+json; 5xx are logged, never explained. */
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toProblem(error);
+    const status = PROBLEMS[problem.code].status;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(request, reply, problem.code, problem.detail, problem);
+  });
+});

@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../db/database.ts';
+import { schemaIsCurrent } from '../db/migrate.ts';
+import { sendProblem } from './error-handler.ts';
+
+const Status = Type.Object({ status: Type.String({ examples: ['ok'] }) });
+
+/** Liveness says the process runs; readiness says it can serve (database up, schema current). */
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/healthz',
+    {
+      schema: { operationId: 'liveness', tags: ['service'], summary: 'Liveness probe', response: { 200: Status } },
+      config: { rateLimit: false },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        operationId: 'readiness',
+        tags: ['service'],
+        summary: 'Readiness probe: 200 only when the database answers and migrations are applied',
+        response: { 200: Status },
+      },
+      config: { rateLimit: false },
+    },
+    async (request, reply) => {
+      try {
+        if (await schemaIsCurrent(db)) return { status: 'ok' };
+        return sendProblem(request, reply, 'service_unavailable', 'Database migrations are not applied yet.');
+      } catch {
+        return sendProblem(request, reply, 'service_unavailable', 'The database does not answer.', {
+          headers: { 'retry-after': '5' },
+        });
+      }
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendProblem } from './error-handler.ts';
+
+/**
+ * Fastify answers 404 for a known path with an unserved method; the contract wants 405 with
+ * `Allow`. Route patterns are collected as they register and matched here only on the miss path.
+ */
+export const notFoundHandler = fp(async (app: FastifyInstance) => {
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', (route) => {
+    const source = `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`;
+    let entry = routes.find((r) => r.pattern.source === source);
+    if (!entry) {
+      entry = { pattern: new RegExp(source), methods: new Set() };
+      routes.push(entry);
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = new Set<string>();
+    for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
+    if (allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      return sendProblem(request, reply, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, {
+        headers: { allow },
+      });
+    }
+    return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} ${path}.`);
+  });
+});

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { PROBLEM_TYPE_BASE, PROBLEMS, type ProblemCode } from './problems.ts';
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ format: 'uri', examples: [`${PROBLEM_TYPE_BASE}no-availability`] }),
+    title: Type.String(),
+    status: Type.Integer(),
+    code: Type.String({ description: 'stable machine-readable problem code', examples: ['no_availability'] }),
+    detail: Type.String(),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            path: Type.Optional(Type.String({ description: 'JSON pointer into the request body' })),
+            message: Type.String(),
+          },
+          { additionalProperties: true },
+        ),
+      ),
+    ),
+    requestId: Type.String(),
+  },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+/** Response entries for a route's problem codes, so each status is documented and serialised. */
+export function problemResponses(...codes: ProblemCode[]) {
+  const responses: Record<number, unknown> = {};
+  const byStatus = new Map<number, string[]>();
+  for (const code of [...codes, 'validation_error', 'rate_limited', 'service_unavailable'] as ProblemCode[]) {
+    const status = PROBLEMS[code].status;
+    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
+  }
+  for (const [status, list] of byStatus) {
+    responses[status] = Type.Ref(Problem, { description: list.map((c) => `\`${c}\``).join(', ') });
+  }
+  return responses;
+}

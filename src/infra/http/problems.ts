@@ -1,0 +1,68 @@
+/**
+ * The closed set of problem codes (API.md section 1) and their HTTP statuses, in one place.
+ * Code throws `AppError` with a code; one error handler renders RFC 9457 problem+json.
+ */
+export const PROBLEMS = {
+  validation_error: { status: 400, title: 'Invalid request' },
+  unauthorized: { status: 401, title: 'Authentication required' },
+  payment_required: { status: 402, title: 'Payment required' },
+  payment_failed: { status: 402, title: 'Payment failed' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  no_availability: { status: 409, title: 'No availability' },
+  reservation_cancelled: { status: 409, title: 'Reservation cancelled' },
+  quote_already_used: { status: 409, title: 'Quote already used' },
+  not_modifiable: { status: 409, title: 'Not modifiable' },
+  step_out_of_order: { status: 409, title: 'Step out of order' },
+  step_not_applicable: { status: 409, title: 'Step not applicable' },
+  session_completed: { status: 409, title: 'Session completed' },
+  idempotency_in_progress: { status: 409, title: 'Idempotent request in progress' },
+  quote_expired: { status: 410, title: 'Quote expired' },
+  session_expired: { status: 410, title: 'Session expired' },
+  precondition_failed: { status: 412, title: 'Precondition failed' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  restriction_window: { status: 422, title: 'Restriction window' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export const PROBLEM_TYPE_BASE = 'https://innkeep.dev/problems/';
+
+export function problemType(code: ProblemCode): string {
+  return PROBLEM_TYPE_BASE + code.replaceAll('_', '-');
+}
+
+/** One entry of a problem's `errors`: a JSON-pointer `path` for validation, a room type otherwise. */
+export type ProblemDetailEntry = { path?: string; message: string; [key: string]: unknown };
+
+export class AppError extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly errors: ProblemDetailEntry[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    extra: { errors?: ProblemDetailEntry[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = PROBLEMS[code].status;
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+}
+
+/** A 400 for one or more invalid fields of the request body. */
+export function invalid(path: string, message: string, more: ProblemDetailEntry[] = []): AppError {
+  const errors = [{ path, message }, ...more];
+  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
+}

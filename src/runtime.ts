@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
+import type { Hotel } from './catalog/catalog.schema.ts';
+import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './infra/clock.ts';
+import { createEncryptor } from './infra/crypto/encryption.ts';
+import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
+import type { Database } from './infra/db/database.ts';
+import { migrate } from './infra/db/migrate.ts';
+import { openEmbeddedDatabase } from './infra/db/pglite.ts';
+import { openPostgresDatabase } from './infra/db/postgres.ts';
+import type { PaymentProvider } from './payments/payment-provider.ts';
+
+export const DEMO_CATALOG = new URL('../catalog/demo.json', import.meta.url).pathname;
+
+export async function openDatabase(config: Config, options: { inMemory?: boolean } = {}): Promise<Database> {
+  if (config.databaseUrl) return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+  return openEmbeddedDatabase(options.inMemory ? null : `${config.dataDir}/pgdata`);
+}
+
+export interface Runtime {
+  app: FastifyInstance;
+  db: Database;
+  catalog: CatalogStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Start-up in the order the contract asks: database, migrations, catalogue, then the app.
+ * `hotels` overrides the catalogue file (tests); `db` lets tests share one engine.
+ */
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  overrides: { db?: Database; hotels?: Hotel[]; clock?: Clock; payments?: PaymentProvider } = {},
+): Promise<Runtime> {
+  const clock = overrides.clock ?? systemClock;
+  const db = overrides.db ?? (await openDatabase(config));
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+
+    let hotels = overrides.hotels;
+    if (!hotels) {
+      const file = config.catalogFile ?? DEMO_CATALOG;
+      const loaded = await loadCatalogFile(file);
+      for (const warning of loaded.warnings) logger.warn({ file }, `catalogue: ${warning}`);
+      hotels = loaded.hotels;
+      logger.info({ file, hotels: hotels.map((h) => h.id) }, 'catalogue loaded');
+    }
+    await applyCatalog(db, hotels, clock.now());
+    const catalog = new CatalogStore(db);
+    await catalog.refresh();
+
+    const encryptor = createEncryptor(await resolveEncryptionKey(config));
+    const app = await buildApp({ config, db, catalog, encryptor, clock, logger, payments: overrides.payments });
+    catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
+    return {
+      app,
+      db,
+      catalog,
+      async close() {
+        catalog.stop();
+        await app.close();
+        if (!overrides.db) await db.close();
+      },
+    };
+  } catch (error) {
+    if (!overrides.db) await db.close().catch(() => {});
+    throw error;
+  }
+}

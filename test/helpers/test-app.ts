@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { Clock } from '../../src/infra/clock.ts';
+import type { Database } from '../../src/infra/db/database.ts';
+import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
+import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
+import { createLogger } from '../../src/infra/logger.ts';
+import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+
+/** A clock tests can move: quote expiry, check-out and retention without sleeping. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+  advanceDays(days: number): void {
+    this.advance(days * 24 * 3600 * 1000);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  db: Database;
+  clock: TestClock;
+  config: Config;
+  /** Everything the service logged, as raw JSON lines (for the no-secrets-in-logs checks). */
+  logs: string[];
+  inject(options: InjectOptions): Promise<LightMyRequestResponse & { json<T = any>(): T }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
+ * PostgreSQL run), else a fresh in-memory PGlite. Hotels come from `hotels` (use makeHotel).
+ */
+export async function startTestApp(
+  options: { hotels: HotelDef[]; env?: Record<string, string>; payments?: PaymentProvider } = { hotels: [] },
+): Promise<TestApp> {
+  const env: Record<string, string> = {
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: `/tmp/innkeep-test-${process.pid}`,
+    LOG_LEVEL: 'info',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const logs: string[] = [];
+  const logger = createLogger(
+    config.logLevel,
+    new Writable({
+      write(chunk, _enc, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    }),
+  );
+  const db = config.databaseUrl
+    ? openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize })
+    : await openEmbeddedDatabase(null);
+  const clock = new TestClock();
+  const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
+  const runtime = await createRuntime(config, logger, { db, hotels, clock, payments: options.payments });
+  return {
+    app: runtime.app,
+    runtime,
+    db,
+    clock,
+    config,
+    logs,
+    inject: (opts) => runtime.app.inject(opts) as never,
+    async close() {
+      await runtime.close();
+      await db.close();
+    },
+  };
+}
+
+/** A unique id, so tests sharing one PostgreSQL database never see each other's hotels. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/** A small, fully specified hotel; override any part. Its id is unique per call. */
+export function makeHotel(overrides: Partial<HotelDef> = {}): HotelDef {
+  return {
+    id: uniqueId('hotel'),
+    name: 'Test Hotel',
+    timezone: 'Europe/Lisbon',
+    currency: 'EUR',
+    checkInTime: '15:00',
+    checkOutTime: '11:00',
+    maxDaysBeforeArrival: 500,
+    roomTypes: [
+      { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+      { id: 'suite', name: 'Suite', count: 2, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
+    ],
+    ratePlans: [
+      {
+        id: 'flex',
+        name: 'Flexible',
+        refundable: true,
+        prepayment: 'none',
+        freeCancellationDays: 2,
+        penaltyNights: 1,
+        prices: {
+          double: { base: 12000, includedAdults: 2, extraAdult: 3000, child: 1500 },
+          suite: { base: 30000, includedAdults: 2, extraAdult: 4000, child: 2000 },
+        },
+      },
+      {
+        id: 'nonref',
+        name: 'Non-refundable',
+        refundable: false,
+        prepayment: 'full',
+        prices: { double: { base: 10800, includedAdults: 2, extraAdult: 3000, child: 1500 } },
+      },
+    ],
+    services: [
+      { id: 'breakfast', name: 'Breakfast', pricing: 'per_guest_per_night', amount: 1500 },
+      { id: 'parking', name: 'Parking', pricing: 'per_night', amount: 2000 },
+    ],
+    taxes: [
+      { code: 'city_tax', name: 'City tax', type: 'per_adult_per_night', amount: 200 },
+      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
+    ],
+    restrictions: [],
+    ...overrides,
+  };
+}
+
+/** A hotel-local date `days` from today in Europe/Lisbon-ish terms (UTC date is close enough for ≥2 days). */
+export function daysFromNow(days: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
