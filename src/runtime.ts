@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
+import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
@@ -12,12 +12,14 @@ import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
+import { startHousekeeping } from './infra/housekeeping.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 
 export const DEMO_CATALOG = new URL('../catalog/demo.json', import.meta.url).pathname;
 
 export async function openDatabase(config: Config, options: { inMemory?: boolean } = {}): Promise<Database> {
-  if (config.databaseUrl) return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
+  if (config.databaseUrl)
+    return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
   return openEmbeddedDatabase(options.inMemory ? null : `${config.dataDir}/pgdata`);
 }
 
@@ -56,14 +58,24 @@ export async function createRuntime(
     await catalog.refresh();
 
     const encryptor = createEncryptor(await resolveEncryptionKey(config));
-    const app = await buildApp({ config, db, catalog, encryptor, clock, logger, payments: overrides.payments });
+    const app = await buildApp({
+      config,
+      db,
+      catalog,
+      encryptor,
+      clock,
+      logger,
+      payments: overrides.payments,
+    });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
+    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000);
     return {
       app,
       db,
       catalog,
       async close() {
         catalog.stop();
+        stopHousekeeping();
         await app.close();
         if (!overrides.db) await db.close();
       },

@@ -25,6 +25,15 @@ export const quoteRepository = {
     return row ? { body: row.body, expiresAt: row.expires_at } : null;
   },
 
+  /** Quotes expired for a day that never became a reservation: nothing refers to them any more. */
+  async deleteStale(db: Executor): Promise<number> {
+    const { rowCount } = await db.query(
+      `DELETE FROM quotes q WHERE q.expires_at < now() - interval '1 day'
+         AND NOT EXISTS (SELECT 1 FROM reservations r WHERE r.quote_id = q.id)`,
+    );
+    return rowCount;
+  },
+
   async isUsed(db: Executor, id: string): Promise<boolean> {
     const { rows } = await db.query('SELECT 1 FROM reservations WHERE quote_id = $1', [id]);
     return rows.length > 0;
