@@ -1,0 +1,203 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { AppContext } from '../app.ts';
+import { problemResponses } from '../infra/http/problem-schema.ts';
+import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
+import {
+  IDENTITY_BODY_LIMIT,
+  OpenSessionBody,
+  SessionParams,
+  SignedSession,
+  StepSubmission,
+} from './checkin.schemas.ts';
+import { checkinService } from './checkin.service.ts';
+import { isStepName, STEP_NAMES } from './steps.ts';
+
+const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');
+
+/**
+ * The step body is a union discriminated by `step`. Its envelope is checked here; the `data` of
+ * the named step is checked by the service after the order rules, so a client learns first
+ * whether the step may be taken at all. Both use the schemas the OpenAPI document shows.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: fastify hands this route's TypeBox schemas to it
+const stepValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  if (httpPart !== 'body') {
+    const check = TypeCompiler.Compile(schema as TSchema);
+    return (value: unknown) =>
+      check.Check(value)
+        ? { value }
+        : { error: new AppError('not_found', 'No check-in session has this id.') };
+  }
+  return (body: unknown) => {
+    const errors: ProblemDetailEntry[] = [];
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      errors.push({ path: '/', message: 'must be an object' });
+    } else {
+      const { step, data, ...rest } = body as Record<string, unknown>;
+      if (step === undefined) errors.push({ path: '/step', message: 'is required' });
+      else if (!isStepName(step))
+        errors.push({
+          path: '/step',
+          message: `must be one of ${STEP_NAMES.map((n) => JSON.stringify(n)).join(', ')}`,
+        });
+      if (data === undefined) errors.push({ path: '/data', message: 'is required' });
+      else if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        errors.push({ path: '/data', message: 'must be an object' });
+      }
+      for (const key of Object.keys(rest)) errors.push({ path: `/${key}`, message: 'is not a known field' });
+    }
+    if (errors.length === 0) return { value: body };
+    return {
+      error: new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+        errors,
+      }),
+    };
+  };
+};
+
+const NO_STORE = 'no-store';
+
+/** Self check-in (API.md 3): thin handlers over the check-in service. */
+export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const service = checkinService(ctx);
+
+  app.post(
+    '/sessions',
+    {
+      schema: {
+        operationId: 'openCheckinSession',
+        tags: ['checkin'],
+        summary: 'Open (or get back) the check-in session of a reservation',
+        description: [
+          "Proves the reservation with its confirmation code and either the booker's last name",
+          '(compared case- and accent-insensitively) or `Authorization: Bearer <accessToken>`. Any',
+          'mismatch, or an unknown code, is the same `404 not_found`. Failed proofs are limited per',
+          'client address (`CHECKIN_PROOF_LIMIT` per `CHECKIN_PROOF_WINDOW_SECONDS`, default 20 per 15',
+          'minutes), then `429 rate_limited` with `Retry-After`.',
+          '',
+          'A reservation has at most one session: `201` when it is created, `200` with the same session',
+          '(open or completed) afterwards. The session id is a bearer secret: keep it like a password.',
+        ].join('\n'),
+        security: [{}, { reservationToken: [] }],
+        body: OpenSessionBody,
+        response: {
+          200: { ...SignedSession, description: 'The reservation already had a session: here it is.' },
+          201: { ...SignedSession, description: 'A new session was opened.' },
+          ...problemResponses(
+            'unauthorized',
+            'not_found',
+            'reservation_cancelled',
+            'session_expired',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const authorization = request.headers.authorization;
+      let accessToken: string | undefined;
+      if (authorization !== undefined) {
+        const bearer = /^Bearer +(\S+)$/i.exec(authorization);
+        if (!bearer) throw new AppError('unauthorized', 'Authorization must be `Bearer <accessToken>`.');
+        accessToken = bearer[1];
+      }
+      const { created, signed } = await service.open({
+        reservationId: request.body.reservationId,
+        lastName: request.body.lastName,
+        accessToken,
+        clientAddress: request.ip,
+      });
+      return reply
+        .code(created ? 201 : 200)
+        .header('cache-control', NO_STORE)
+        .send(signed);
+    },
+  );
+
+  app.get(
+    '/sessions/:session',
+    {
+      schema: {
+        operationId: 'getCheckinSession',
+        tags: ['checkin'],
+        summary: 'The check-in session, signed',
+        description: [
+          'The session with its steps (submitted data masked) and `signature`: a compact JWS (EdDSA,',
+          '`kid` header) whose payload is `{ iss, sub, iat, exp, session }`, `session` being exactly the',
+          'returned object. Verify it with the keys at `GET /.well-known/jwks.json`. A session past its',
+          '`expiresAt` (check-out) answers `410 session_expired`.',
+        ].join(' '),
+        params: SessionParams,
+        response: { 200: SignedSession, ...problemResponses('not_found', 'session_expired') },
+      },
+    },
+    async (request, reply) => {
+      const signed = await service.read(request.params.session);
+      return reply.header('cache-control', NO_STORE).send(signed);
+    },
+  );
+
+  app.post(
+    '/sessions/:session/step',
+    {
+      bodyLimit: IDENTITY_BODY_LIMIT,
+      validatorCompiler: stepValidator,
+      schema: {
+        operationId: 'submitCheckinStep',
+        tags: ['checkin'],
+        summary: 'Submit (or correct) one check-in step',
+        description: [
+          `Steps, in order: ${STEP_LIST}. \`step\` selects the shape of \`data\` (see the schemas).`,
+          'A step sent while an earlier required step is pending is `409 step_out_of_order`; a skipped',
+          'step (companions for a party of one, payment when nothing is due) is `409 step_not_applicable`;',
+          'a completed step may be sent again to correct it until the session completes, after which',
+          'every step is `409 session_completed`. Invalid `data` is `400 validation_error` and changes',
+          'nothing. The payment step charges the balance due; a decline is `402 payment_failed` and the',
+          'step stays pending. The body may be up to 8 MiB for `identity_document` (its image), 1 MiB',
+          'otherwise. Send `Idempotency-Key` to make a retry safe.',
+        ].join(' '),
+        params: SessionParams,
+        body: StepSubmission,
+        response: {
+          200: SignedSession,
+          ...problemResponses(
+            'validation_error',
+            'payment_failed',
+            'not_found',
+            'step_out_of_order',
+            'step_not_applicable',
+            'session_completed',
+            'reservation_cancelled',
+            'idempotency_in_progress',
+            'session_expired',
+            'payload_too_large',
+            'unsupported_media_type',
+            'idempotency_key_reused',
+          ),
+        },
+      },
+      // Before the body is read: an unknown or expired session answers the same to every request.
+      onRequest: async (request) => {
+        await service.ensureReachable((request.params as { session: string }).session);
+      },
+      preValidation: async (request) => {
+        const step = (request.body as { step?: unknown } | undefined)?.step;
+        if (step === 'identity_document') return;
+        const declared = Number(request.headers['content-length']);
+        const length = Number.isFinite(declared)
+          ? declared
+          : Buffer.byteLength(JSON.stringify(request.body ?? null));
+        if (length > (app.initialConfig.bodyLimit ?? 1024 * 1024)) {
+          throw new AppError('payload_too_large', 'Only the identity_document step may exceed 1 MiB.');
+        }
+      },
+    },
+    async (request, reply) => {
+      const signed = await service.submit(request.params.session, request.body);
+      return reply.header('cache-control', NO_STORE).send(signed);
+    },
+  );
+};

@@ -1,0 +1,394 @@
+import type { AppContext } from '../app.ts';
+import { hotelToday, toRfc3339, zonedInstant } from '../booking/rules/dates.ts';
+import type { Hotel } from '../catalog/catalog.schema.ts';
+import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
+import type { Executor } from '../infra/db/database.ts';
+import { AppError } from '../infra/http/problems.ts';
+import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
+import {
+  type ReservationRow,
+  checkinRepository as repo,
+  type SessionRow,
+  type StepRow,
+} from './checkin.repository.ts';
+import type { SessionView, SignedSession, StepSubmission } from './checkin.schemas.ts';
+import { sameLastName } from './proof.ts';
+import { balanceDue, buildSessionView, partySize, sessionStatus } from './session-view.ts';
+import { acceptStepData, schemaErrors } from './step-data.ts';
+import {
+  allStepsDone,
+  completeStep,
+  initialSteps,
+  reconcileSteps,
+  refuseSubmission,
+  type StepFacts,
+  type StepName,
+} from './steps.ts';
+
+/** How a caller proves a reservation: the booker's last name, or the reservation's access token. */
+export interface ReservationProof {
+  reservationId: string;
+  lastName?: string | undefined;
+  accessToken?: string | undefined;
+  /** The client address failed proofs are counted against. */
+  clientAddress: string;
+}
+
+/** Session ids carry 160 random bits. */
+const SESSION_ID_BYTES = 20;
+const NOT_FOUND = 'No reservation matches this confirmation code and proof.';
+
+const tokenContext = (reservationId: number) => `checkin-session-id:${reservationId}`;
+const stepContext = (sessionId: number, step: StepName, part: 'secret' | 'attachment') =>
+  `checkin-step:${sessionId}:${step}:${part}`;
+
+interface Loaded {
+  session: SessionRow;
+  reservation: ReservationRow;
+  hotel: Hotel;
+  steps: StepRow[];
+  expiresAt: Date;
+}
+
+function facts(reservation: ReservationRow): StepFacts {
+  return { partySize: partySize(reservation), balanceDue: balanceDue(reservation) };
+}
+
+function expired(expiresAt: Date): AppError {
+  return new AppError(
+    'session_expired',
+    `This check-in session expired at ${toRfc3339(expiresAt)} (check-out). Please contact the hotel.`,
+  );
+}
+
+/** Self check-in (API.md 3): opening sessions, reading them signed, and taking steps. */
+export function checkinService(ctx: AppContext) {
+  const { db } = ctx;
+
+  function hotelOf(reservation: ReservationRow): Hotel {
+    const hotel = ctx.catalog.get(reservation.hotel_id);
+    if (!hotel)
+      throw new Error(`hotel ${reservation.hotel_id} of reservation ${reservation.code} is not loaded`);
+    return hotel;
+  }
+
+  /** The check-out date at the hotel's check-out time, in the hotel's time zone. */
+  function expiryOf(reservation: ReservationRow, hotel: Hotel): Date {
+    return zonedInstant(reservation.check_out, hotel.checkOutTime, hotel.timezone);
+  }
+
+  async function load(ex: Executor, session: SessionRow, reservation?: ReservationRow): Promise<Loaded> {
+    const r = reservation ?? (await repo.reservationById(ex, session.reservation_id));
+    const hotel = hotelOf(r);
+    return {
+      session,
+      reservation: r,
+      hotel,
+      steps: await repo.steps(ex, session.id),
+      expiresAt: expiryOf(r, hotel),
+    };
+  }
+
+  async function sign(id: string, state: Loaded): Promise<SignedSession> {
+    const session: SessionView = buildSessionView({ id, ...state });
+    const iat = Math.floor(ctx.clock.now().getTime() / 1000);
+    const exp = Math.floor(state.expiresAt.getTime() / 1000);
+    const signature = await ctx.signer.sign({ iss: ctx.config.publicBaseUrl, sub: id, iat, exp, session });
+    return { session, signature };
+  }
+
+  /**
+   * Applies automatic skips to an open session from the reservation as it is now (its balance or
+   * party may have changed) and completes the session when nothing required is left. Runs inside
+   * the caller's transaction, with the reservation and session locked.
+   */
+  async function settle(tx: Executor, state: Loaded, now: Date): Promise<Loaded> {
+    if (sessionStatus(state.session, state.reservation) !== 'open') return state;
+    const steps = reconcileSteps(state.steps, facts(state.reservation));
+    const changed = steps.filter((s, i) => s.status !== state.steps[i]?.status);
+    if (changed.length === 0 && !allStepsDone(steps)) return state;
+    for (const step of changed) await repo.setStepStatus(tx, state.session.id, step.name, step.status);
+    await finish(tx, state, steps, now);
+    return load(tx, await repo.lockSession(tx, state.session.id), state.reservation);
+  }
+
+  /** Marks the session updated, and completed (with the reservation's check-in) when all is done. */
+  async function finish(tx: Executor, state: Loaded, steps: ReturnType<typeof reconcileSteps>, now: Date) {
+    const done = allStepsDone(steps);
+    await repo.touchSession(tx, state.session.id, now, done);
+    if (done) await repo.setReservationCheckinStatus(tx, state.reservation.id, 'completed');
+  }
+
+  /** The public id of a stored session, kept encrypted for guests who prove the reservation again. */
+  function sessionIdOf(session: SessionRow): string {
+    return ctx.encryptor
+      .decrypt(Buffer.from(session.token_secret), tokenContext(session.reservation_id))
+      .toString();
+  }
+
+  async function findSession(ex: Executor, id: string): Promise<SessionRow> {
+    const session = id.startsWith('cks_') ? await repo.sessionByTokenHash(ex, hashSecret(id)) : null;
+    if (!session) throw new AppError('not_found', 'No check-in session has this id.');
+    return session;
+  }
+
+  /** Counts a proof attempt against the client address; over the limit is `rate_limited`. */
+  async function limitProofs(clientHash: Buffer): Promise<void> {
+    const { checkinProofLimit: limit, checkinProofWindowSeconds: window } = ctx.config;
+    const now = ctx.clock.now();
+    const attempt = await repo.countProofAttempt(db, clientHash, now, window);
+    if (attempt.failures > limit) {
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((attempt.windowStart.getTime() + window * 1000 - now.getTime()) / 1000),
+      );
+      throw new AppError(
+        'rate_limited',
+        `Too many failed attempts to find a reservation from this address; retry in ${retryAfter} s.`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+  }
+
+  return {
+    /**
+     * Opens the reservation's session, or returns the one it has. A wrong code, name or token are
+     * all the same `not_found`, and count against the caller's address.
+     */
+    async open(proof: ReservationProof): Promise<{ created: boolean; signed: SignedSession }> {
+      if (proof.lastName === undefined && proof.accessToken === undefined) {
+        throw new AppError(
+          'unauthorized',
+          'Prove the reservation with `lastName` in the body or `Authorization: Bearer <accessToken>`.',
+        );
+      }
+      const clientHash = hashSecret(`checkin-proof\u0000${proof.clientAddress}`);
+      await limitProofs(clientHash);
+
+      const code = normalizeConfirmationCode(proof.reservationId);
+      const reservation = code ? await repo.reservationByCode(db, code) : null;
+      const proven =
+        reservation !== null &&
+        ((proof.lastName !== undefined && sameLastName(proof.lastName, reservation.guest.lastName)) ||
+          (proof.accessToken !== undefined &&
+            sameHash(hashSecret(proof.accessToken), Buffer.from(reservation.access_token_hash))));
+      if (!reservation || !proven) throw new AppError('not_found', NOT_FOUND);
+      await repo.forgiveProofAttempt(db, clientHash);
+
+      if (reservation.status === 'cancelled') {
+        throw new AppError(
+          'reservation_cancelled',
+          `Reservation ${reservation.code} is cancelled; there is nothing to check in.`,
+        );
+      }
+      const hotel = hotelOf(reservation);
+      const expiresAt = expiryOf(reservation, hotel);
+      if (ctx.clock.now() >= expiresAt) throw expired(expiresAt);
+
+      const existing = await repo.sessionByReservation(db, reservation.id);
+      if (existing)
+        return {
+          created: false,
+          signed: await sign(sessionIdOf(existing), await load(db, existing, reservation)),
+        };
+
+      const newId = randomToken('cks_', SESSION_ID_BYTES);
+      const result = await db.transaction(async (tx) => {
+        const locked = await repo.lockReservation(tx, reservation.id);
+        if (locked.status === 'cancelled') {
+          throw new AppError(
+            'reservation_cancelled',
+            `Reservation ${locked.code} is cancelled; there is nothing to check in.`,
+          );
+        }
+        const now = ctx.clock.now();
+        const sessionId = await repo.insertSession(
+          tx,
+          {
+            tokenHash: hashSecret(newId),
+            tokenSecret: ctx.encryptor.encrypt(newId, tokenContext(locked.id)),
+            reservationId: locked.id,
+            now,
+          },
+          initialSteps(facts(locked)),
+        );
+        if (sessionId === null) {
+          // Another request created it between our read and our lock: answer with that one.
+          const other = await repo.sessionByReservation(tx, locked.id);
+          if (!other) throw new Error(`check-in session of reservation ${locked.code} vanished`);
+          return { created: false, id: sessionIdOf(other), state: await load(tx, other, locked) };
+        }
+        await repo.setReservationCheckinStatus(tx, locked.id, 'in_progress');
+        return {
+          created: true,
+          id: newId,
+          state: await load(tx, await repo.lockSession(tx, sessionId), locked),
+        };
+      });
+      return { created: result.created, signed: await sign(result.id, result.state) };
+    },
+
+    /** Unknown ids are `not_found` and expired sessions `session_expired`, for any request. */
+    async ensureReachable(id: string): Promise<void> {
+      const state = await load(db, await findSession(db, id));
+      if (ctx.clock.now() >= state.expiresAt) throw expired(state.expiresAt);
+    },
+
+    /** The session and its signature (API.md 3.2). */
+    async read(id: string): Promise<SignedSession> {
+      let state = await load(db, await findSession(db, id));
+      if (ctx.clock.now() >= state.expiresAt) throw expired(state.expiresAt);
+      const open = sessionStatus(state.session, state.reservation) === 'open';
+      const reconciled = reconcileSteps(state.steps, facts(state.reservation));
+      if (
+        open &&
+        (reconciled.some((s, i) => s.status !== state.steps[i]?.status) || allStepsDone(reconciled))
+      ) {
+        const sessionRowId = state.session.id;
+        const reservationId = state.reservation.id;
+        state = await db.transaction(async (tx) => {
+          const reservation = await repo.lockReservation(tx, reservationId);
+          const fresh = await load(tx, await repo.lockSession(tx, sessionRowId), reservation);
+          return settle(tx, fresh, ctx.clock.now());
+        });
+      }
+      return sign(id, state);
+    },
+
+    /**
+     * One step, in one transaction: the refusals of the state machine first, then the data's
+     * schema and rules (invalid data changes nothing), then the step is stored and, with the last
+     * one, the session completes. The payment step charges the balance due.
+     */
+    async submit(id: string, submission: StepSubmission): Promise<SignedSession> {
+      const step = submission.step;
+      const sessionRow = await findSession(db, id);
+      // A charge made by an attempt whose transaction did not commit is refunded.
+      let uncommittedCharge: { providerRef: string; amount: number; currency: string } | null = null;
+      let reservationCode = '';
+      const refundUncommitted = async () => {
+        if (!uncommittedCharge) return;
+        const charge = uncommittedCharge;
+        uncommittedCharge = null;
+        await ctx.payments.refund({ ...charge, reference: `${reservationCode}/checkin-rollback` });
+      };
+
+      try {
+        const state = await db.transaction(async (tx) => {
+          await refundUncommitted();
+          const reservation = await repo.lockReservation(tx, sessionRow.reservation_id);
+          reservationCode = reservation.code;
+          const now = ctx.clock.now();
+          let current = await load(tx, await repo.lockSession(tx, sessionRow.id), reservation);
+          if (now >= current.expiresAt) throw expired(current.expiresAt);
+          current = await settle(tx, current, now);
+
+          const status = sessionStatus(current.session, reservation);
+          const refusal = refuseSubmission(status, current.steps, step);
+          if (refusal) throw refusalError(refusal, step, reservation.code);
+
+          const shapeErrors = schemaErrors(step, submission);
+          if (shapeErrors.length > 0) throw validationError(shapeErrors);
+          const checked = acceptStepData(step, submission.data, {
+            partySize: partySize(reservation),
+            checkOut: reservation.check_out,
+            today: hotelToday(current.hotel.timezone, now),
+            recognisesPaymentToken: (token) => ctx.payments.recognises(token),
+          });
+          if (!checked.ok) throw validationError(checked.errors);
+          let { view } = checked.accepted;
+
+          const amount = balanceDue(reservation);
+          if (step === 'payment' && amount === 0) {
+            // A correction after paying: nothing is owed, so nothing is charged and the receipt stays.
+            view = (current.steps.find((s) => s.name === 'payment')?.data ?? null) as typeof view;
+          } else if (step === 'payment') {
+            const token = (submission.data as { token: string }).token;
+            const result = await ctx.payments.charge({
+              amount,
+              currency: reservation.currency,
+              token,
+              reference: `${reservation.code}/checkin`,
+            });
+            if (!result.ok) {
+              throw new AppError(
+                'payment_failed',
+                `The payment was declined (${result.declineCode}): ${result.message}`,
+              );
+            }
+            uncommittedCharge = { providerRef: result.providerRef, amount, currency: reservation.currency };
+            await repo.recordCheckinCharge(tx, {
+              reservationId: reservation.id,
+              amount,
+              currency: reservation.currency,
+              provider: ctx.payments.name,
+              providerRef: result.providerRef,
+              brand: result.brand ?? null,
+              last4: result.last4 ?? null,
+              now,
+            });
+            view = {
+              amount: { amount, currency: reservation.currency },
+              ...(result.brand ? { brand: result.brand } : {}),
+              ...(result.last4 ? { last4: result.last4 } : {}),
+            };
+          }
+
+          const { secret, attachment } = checked.accepted;
+          await repo.saveStep(tx, current.session.id, step, {
+            data: view,
+            secret: secret
+              ? ctx.encryptor.encrypt(JSON.stringify(secret), stepContext(current.session.id, step, 'secret'))
+              : null,
+            attachment: attachment
+              ? ctx.encryptor.encrypt(attachment, stepContext(current.session.id, step, 'attachment'))
+              : null,
+            now,
+          });
+          await finish(tx, current, completeStep(current.steps, step), now);
+          const updated = step === 'payment' ? await repo.lockReservation(tx, reservation.id) : reservation;
+          return load(tx, await repo.lockSession(tx, current.session.id), updated);
+        });
+        uncommittedCharge = null;
+        // Counted after the commit (a retried transaction must not count twice); a step on a
+        // completed session is refused, so a completed state here was completed by this step.
+        if (state.session.status === 'completed') domainMetrics.checkinCompleted(state.hotel.id);
+        return sign(id, state);
+      } catch (error) {
+        await refundUncommitted();
+        throw error;
+      }
+    },
+  };
+}
+
+export type CheckinService = ReturnType<typeof checkinService>;
+
+function validationError(errors: { path?: string; message: string }[]): AppError {
+  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+    errors: errors.map((e) => ({ path: e.path ?? '/', message: e.message })),
+  });
+}
+
+function refusalError(
+  refusal: NonNullable<ReturnType<typeof refuseSubmission>>,
+  step: StepName,
+  code: string,
+): AppError {
+  switch (refusal) {
+    case 'reservation_cancelled':
+      return new AppError(
+        'reservation_cancelled',
+        `Reservation ${code} was cancelled; its check-in is closed.`,
+      );
+    case 'session_completed':
+      return new AppError(
+        'session_completed',
+        'This check-in is already completed; steps can no longer change.',
+      );
+    case 'step_not_applicable':
+      return new AppError('step_not_applicable', `The ${step} step is skipped for this reservation.`);
+    case 'step_out_of_order':
+      return new AppError('step_out_of_order', `Complete the earlier steps before ${step}; see nextStep.`);
+  }
+}

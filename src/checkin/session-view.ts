@@ -1,0 +1,66 @@
+import { toRfc3339 } from '../booking/rules/dates.ts';
+import type { ReservationRow, SessionRow, StepRow } from './checkin.repository.ts';
+import type { SessionView } from './checkin.schemas.ts';
+import { nextStep, type SessionStatus } from './steps.ts';
+
+/** What is still owed: the total less payments for a confirmed stay; the unpaid fee for a cancelled one. */
+export function balanceDue(reservation: ReservationRow): number {
+  const owed =
+    reservation.status === 'confirmed'
+      ? reservation.total_amount
+      : (reservation.cancellation?.fee?.amount ?? 0);
+  return Math.max(0, owed - reservation.paid_amount);
+}
+
+export function partySize(reservation: ReservationRow): number {
+  return reservation.stay.adults + (reservation.stay.children?.length ?? 0);
+}
+
+/** A cancelled reservation cancels its session, whatever state the session was in. */
+export function sessionStatus(session: SessionRow, reservation: ReservationRow): SessionStatus {
+  return reservation.status === 'cancelled' ? 'cancelled' : session.status;
+}
+
+/** The session object of API.md 3.2: exactly what is returned and what the signature covers. */
+export function buildSessionView(input: {
+  id: string;
+  session: SessionRow;
+  reservation: ReservationRow;
+  hotel: { id: string; name: string };
+  steps: readonly StepRow[];
+  expiresAt: Date;
+}): SessionView {
+  const { session, reservation: r, hotel, steps } = input;
+  const status = sessionStatus(session, r);
+  const money = (amount: number) => ({ amount, currency: r.currency });
+  return {
+    id: input.id,
+    status,
+    expiresAt: toRfc3339(input.expiresAt),
+    reservation: {
+      id: r.code,
+      status: r.status,
+      hotel: { id: hotel.id, name: hotel.name },
+      checkIn: r.check_in,
+      checkOut: r.check_out,
+      nights: r.stay.nights,
+      adults: r.stay.adults,
+      children: [...(r.stay.children ?? [])],
+      rooms: r.rooms,
+      roomType: { id: r.stay.roomType.id, name: r.stay.roomType.name },
+      guestName: `${r.guest.firstName} ${r.guest.lastName}`,
+      total: money(r.total_amount),
+      balanceDue: money(balanceDue(r)),
+    },
+    steps: steps.map((s) => ({
+      name: s.name,
+      status: s.status,
+      required: s.required,
+      ...(s.data !== null ? { data: s.data as NonNullable<SessionView['steps'][number]['data']> } : {}),
+    })),
+    nextStep: status === 'open' ? nextStep(steps) : null,
+    createdAt: toRfc3339(session.created_at),
+    updatedAt: toRfc3339(session.updated_at),
+    completedAt: session.completed_at ? toRfc3339(session.completed_at) : null,
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * `npm run purge-identity`: deletes identity document data IDENTITY_RETENTION_DAYS after
+ * check-out, once, now. The service also does this on a schedule (PURGE_INTERVAL_SECONDS).
+ * With the embedded database, run it only while the service is stopped (one process per data dir).
+ */
+import { purgeIdentityData } from '../checkin/purge.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrate } from '../infra/db/migrate.ts';
+import { openDatabase } from '../runtime.ts';
+
+try {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    const purged = await purgeIdentityData(db, new Date(), config.identityRetentionDays);
+    console.log(
+      `purged identity data of ${purged} check-in session(s) (retention ${config.identityRetentionDays} days)`,
+    );
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 78 : 1);
+}

@@ -1,0 +1,37 @@
+/**
+ * `npm run rotate-keys`: makes a new current signing key. Earlier keys stay in the JWKS until the
+ * signatures they made have expired, so sessions already handed out keep verifying. Running
+ * services pick the new key up within a minute. With the embedded database, run it only while the
+ * service is stopped (one process per data dir).
+ */
+import { ConfigError, loadConfig } from '../config.ts';
+import { systemClock } from '../infra/clock.ts';
+import { createEncryptor } from '../infra/crypto/encryption.ts';
+import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
+import { migrate } from '../infra/db/migrate.ts';
+import { openDatabase } from '../runtime.ts';
+import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
+
+try {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    const dataKey = await resolveEncryptionKey(config);
+    const store = await SigningKeyStore.open({
+      db,
+      encryptor: createEncryptor(dataKey),
+      clock: systemClock,
+      keyring: keyringOf(dataKey),
+    });
+    const { kid, retired } = await store.rotate();
+    console.log(
+      `new signing key ${kid}; retired ${retired.join(', ') || 'none'} (published until their signatures expire)`,
+    );
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 78 : 1);
+}

@@ -1,0 +1,222 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
+import {
+  type CompactJWSHeaderParameters,
+  CompactSign,
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  type JWTPayload,
+  type JWTVerifyOptions,
+  jwtVerify,
+} from 'jose';
+import type { Clock } from '../infra/clock.ts';
+import type { Encryptor } from '../infra/crypto/encryption.ts';
+import type { Database } from '../infra/db/database.ts';
+import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
+
+export const SIGNING_ALG = 'EdDSA';
+
+/** A public key as the JWKS publishes it (RFC 7517 / RFC 8037). */
+export interface Jwk extends PublicJwk {
+  kid: string;
+  alg: typeof SIGNING_ALG;
+  use: 'sig';
+}
+
+interface CachedKey {
+  kid: string;
+  publicJwk: PublicJwk;
+  publicKey: KeyObject;
+  /** Decrypted on first use: only the current key ever signs. */
+  privateKey: KeyObject | null;
+  encryptedPrivateKey: Buffer;
+  signedUntil: number;
+}
+
+/** AAD of a stored private key: bound to its kid, so keys cannot be swapped between rows. */
+const encryptionContext = (kid: string) => `signing-key:${kid}`;
+
+/** How often a process re-reads the keys, to pick up a rotation made by another process or the CLI. */
+const REFRESH_MS = 60_000;
+/** Unknown kids trigger a reload, but no more often than this (a forged kid must not hammer the db). */
+const UNKNOWN_KID_RELOAD_MS = 1_000;
+
+async function newKey(
+  encryptor: Encryptor,
+  now: Date,
+): Promise<Omit<StoredSigningKey, 'retiredAt' | 'signedUntil'>> {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const { kty, crv, x } = publicKey.export({ format: 'jwk' });
+  const publicJwk = { kty, crv, x } as PublicJwk;
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+  return { kid, publicJwk, privateKey: encryptor.encrypt(der, encryptionContext(kid)), createdAt: now };
+}
+
+/**
+ * Names the DATA_ENCRYPTION_KEY that wraps a set of signing keys (a one-way fingerprint). Every
+ * process of a deployment shares that key, hence one keyring; a process configured with another
+ * key gets keys of its own instead of failing on ones it cannot unwrap.
+ */
+export function keyringOf(dataEncryptionKey: Buffer): string {
+  return createHash('sha256')
+    .update('innkeep signing keyring\u0000')
+    .update(dataEncryptionKey)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+export function toJwk(kid: string, publicJwk: PublicJwk): Jwk {
+  return { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, kid, alg: SIGNING_ALG, use: 'sig' };
+}
+
+/**
+ * Ed25519 signing keys kept in the database: generated on first start, one current key, and
+ * rotation that adds a new current key while older ones stay published until every signature they
+ * made has expired (each key records the latest `exp` it signed). Keys are cached per process and
+ * re-read periodically and whenever an unknown `kid` turns up, so processes sharing one database
+ * sign and verify alike.
+ */
+export class SigningKeyStore {
+  private keys = new Map<string, CachedKey>();
+  private currentKid = '';
+  private loadedAt = 0;
+  private unknownKidReloadAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly encryptor: Encryptor,
+    private readonly clock: Clock,
+    private readonly keyring: string,
+  ) {}
+
+  /** Loads the keys of `keyring`, creating the first one if there is none. */
+  static async open(deps: {
+    db: Database;
+    encryptor: Encryptor;
+    clock: Clock;
+    keyring: string;
+  }): Promise<SigningKeyStore> {
+    const store = new SigningKeyStore(deps.db, deps.encryptor, deps.clock, deps.keyring);
+    const existing = await repo.current(deps.db, deps.keyring);
+    if (!existing) {
+      await deps.db.transaction(async (tx) => {
+        await repo.lock(tx);
+        if (!(await repo.current(tx, deps.keyring))) {
+          await repo.insert(tx, deps.keyring, await newKey(deps.encryptor, deps.clock.now()));
+        }
+      });
+    }
+    await store.reload();
+    return store;
+  }
+
+  /** Keyrings other than this one in the database: a sign that processes disagree on DATA_ENCRYPTION_KEY. */
+  otherKeyrings(): Promise<number> {
+    return repo.otherKeyrings(this.db, this.keyring);
+  }
+
+  /** Makes a new current key; the previous one keeps verifying until its signatures expire. */
+  async rotate(): Promise<{ kid: string; retired: string[] }> {
+    const result = await this.db.transaction(async (tx) => {
+      await repo.lock(tx);
+      const now = this.clock.now();
+      const retired = await repo.retireCurrent(tx, this.keyring, now);
+      const key = await newKey(this.encryptor, now);
+      await repo.insert(tx, this.keyring, key);
+      return { kid: key.kid, retired };
+    });
+    await this.reload();
+    return result;
+  }
+
+  get currentKeyId(): string {
+    return this.currentKid;
+  }
+
+  /**
+   * Signs `payload` (which must carry `exp`, in seconds) as a compact JWS with the current key.
+   * The key's publication is extended to `exp` before the signature is handed out.
+   */
+  async sign(payload: JWTPayload & { exp: number }): Promise<string> {
+    if (Date.now() - this.loadedAt > REFRESH_MS) await this.reload();
+    const key = this.keys.get(this.currentKid);
+    if (!key) throw new Error('no current signing key');
+    const expMs = payload.exp * 1000;
+    if (expMs > key.signedUntil) {
+      await repo.extendSignedUntil(this.db, key.kid, new Date(expMs));
+      key.signedUntil = expMs;
+    }
+    key.privateKey ??= createPrivateKey({
+      key: this.encryptor.decrypt(key.encryptedPrivateKey, encryptionContext(key.kid)),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const header: CompactJWSHeaderParameters = { alg: SIGNING_ALG, kid: key.kid, typ: 'JWT' };
+    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+      .setProtectedHeader(header)
+      .sign(key.privateKey);
+  }
+
+  /** The JWKS: public keys only, read from the database so a rotation anywhere shows at once. */
+  async publishedKeys(): Promise<Jwk[]> {
+    const keys = await repo.published(this.db, this.keyring, this.clock.now());
+    return keys.map((k) => toJwk(k.kid, k.publicJwk));
+  }
+
+  /** Verifies a signature made by any process of this deployment (reloading on an unknown kid). */
+  async verify(jws: string, options: JWTVerifyOptions = {}) {
+    const { kid } = decodeProtectedHeader(jws);
+    if (
+      typeof kid === 'string' &&
+      !this.keys.has(kid) &&
+      Date.now() - this.unknownKidReloadAt > UNKNOWN_KID_RELOAD_MS
+    ) {
+      this.unknownKidReloadAt = Date.now();
+      await this.reload();
+    }
+    const key = typeof kid === 'string' ? this.keys.get(kid) : undefined;
+    if (!key) throw new Error('unknown signing key');
+    return jwtVerify(jws, key.publicKey, {
+      algorithms: [SIGNING_ALG],
+      currentDate: this.clock.now(),
+      ...options,
+    });
+  }
+
+  async reload(): Promise<void> {
+    const stored = await repo.all(this.db, this.keyring);
+    const next = new Map<string, CachedKey>();
+    let current = '';
+    for (const row of stored) {
+      const cached = this.keys.get(row.kid);
+      next.set(row.kid, {
+        kid: row.kid,
+        publicJwk: row.publicJwk,
+        publicKey: cached?.publicKey ?? createPublicKey({ key: { ...row.publicJwk }, format: 'jwk' }),
+        privateKey: cached?.privateKey ?? null,
+        encryptedPrivateKey: row.privateKey,
+        signedUntil: Math.max(row.signedUntil?.getTime() ?? 0, cached?.signedUntil ?? 0),
+      });
+      if (row.retiredAt === null) current = row.kid;
+    }
+    this.keys = next;
+    if (current) this.currentKid = current;
+    this.loadedAt = Date.now();
+  }
+
+  startAutoRefresh(onError: (error: unknown) => void, intervalMs = REFRESH_MS): void {
+    this.timer = setInterval(() => this.reload().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

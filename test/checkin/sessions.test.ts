@@ -1,0 +1,345 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
+import { createLogger } from '../../src/infra/logger.ts';
+import { createRuntime } from '../../src/runtime.ts';
+import { assertInvalid, assertProblem, bearer, cancel, type Json } from '../booking/helpers.ts';
+import {
+  bookStay,
+  GUEST_DETAILS,
+  getSession,
+  moveClockTo,
+  openedSession,
+  openSession,
+  reservationRow,
+  startCheckinApp,
+  submitStep,
+  wallTimeUtc,
+} from './helpers.ts';
+
+const withoutRequestId = (body: Json) => {
+  const { requestId: _, ...rest } = body;
+  return rest;
+};
+
+describe('POST /checkin/sessions', () => {
+  it('opens a session by last name, case- and accent-insensitively, and returns it again after', async () => {
+    const { t, hotel } = await startCheckinApp({
+      hotel: { timezone: 'America/New_York', checkOutTime: '10:30' },
+    });
+    try {
+      const booked = await bookStay(t, hotel, {
+        adults: 2,
+        children: [7],
+        roomTypeId: 'suite',
+        guest: { firstName: 'João', lastName: 'Conceição', email: 'joao@example.com' },
+      });
+      const before = await reservationRow(t, booked.code);
+
+      const first = await openSession(t, {
+        reservationId: booked.code.toLowerCase(),
+        lastName: '  CONCEICAO ',
+      });
+      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.headers['cache-control'], 'no-store');
+      const { session, signature } = first.json();
+      assert.match(session.id, /^cks_[0-9a-z]{26,}$/, 'cks_ + at least 128 random bits');
+      assert.equal(typeof signature, 'string');
+      assert.deepEqual(Object.keys(session), [
+        'id',
+        'status',
+        'expiresAt',
+        'reservation',
+        'steps',
+        'nextStep',
+        'createdAt',
+        'updatedAt',
+        'completedAt',
+      ]);
+      assert.equal(session.status, 'open');
+      assert.equal(session.expiresAt, wallTimeUtc(booked.checkOut, '10:30', 'America/New_York'));
+      assert.deepEqual(session.reservation, {
+        id: booked.code,
+        status: 'confirmed',
+        hotel: { id: hotel.id, name: hotel.name },
+        checkIn: booked.checkIn,
+        checkOut: booked.checkOut,
+        nights: 3,
+        adults: 2,
+        children: [7],
+        rooms: 1,
+        roomType: { id: 'suite', name: 'Suite' },
+        guestName: 'João Conceição',
+        total: booked.reservation.total,
+        balanceDue: booked.reservation.total,
+      });
+      assert.deepEqual(session.steps, [
+        { name: 'guest_details', status: 'pending', required: true },
+        { name: 'companions', status: 'pending', required: true },
+        { name: 'identity_document', status: 'pending', required: true },
+        { name: 'signature', status: 'pending', required: true },
+        { name: 'payment', status: 'pending', required: true },
+      ]);
+      assert.equal(session.nextStep, 'guest_details');
+      assert.equal(session.completedAt, null);
+      assert.match(session.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+
+      // The reservation shows the check-in started; nothing else about it changed.
+      const after = await reservationRow(t, booked.code);
+      assert.equal(after.checkin_status, 'in_progress');
+      assert.equal(after.version, before.version);
+      assert.deepEqual(after.updated_at, before.updated_at);
+
+      // Proving the reservation again (either way) returns the same session with 200.
+      const again = await openSession(t, { reservationId: booked.code, lastName: 'conceição' });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.json().session.id, session.id);
+      const byToken = await openSession(t, { reservationId: booked.code }, bearer(booked.token));
+      assert.equal(byToken.statusCode, 200, byToken.body);
+      assert.equal(byToken.json().session.id, session.id);
+
+      // The id is stored only hashed (and encrypted, to hand it back); never in plain.
+      const { rows } = await t.db.query<{ token_hash: Uint8Array; token_secret: Uint8Array }>(
+        'SELECT token_hash, token_secret FROM checkin_sessions s JOIN reservations r ON r.id = s.reservation_id WHERE r.code = $1',
+        [booked.code],
+      );
+      assert.equal(rows.length, 1);
+      const row = rows[0] as { token_hash: Uint8Array; token_secret: Uint8Array };
+      assert.deepEqual(Buffer.from(row.token_hash), createHash('sha256').update(session.id).digest());
+      assert.equal(Buffer.from(row.token_secret).includes(session.id), false);
+      assert.equal(Buffer.from(row.token_secret).includes(session.id.slice(4)), false);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('opens a session with the reservation access token', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      const res = await openSession(t, { reservationId: booked.code }, bearer(booked.token));
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().session.reservation.id, booked.code);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers every failed proof with the same 404, whether or not the code exists', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      const other = await bookStay(t, hotel, {
+        guest: { firstName: 'Bo', lastName: 'Berg', email: 'bo@example.com' },
+      });
+      const attempts = [
+        openSession(t, { reservationId: 'ZZZZZZZZZ', lastName: 'Silva' }),
+        openSession(t, { reservationId: 'not a code!', lastName: 'Silva' }),
+        openSession(t, { reservationId: booked.code, lastName: 'Silvas' }),
+        openSession(t, { reservationId: booked.code, lastName: 'Berg' }),
+        openSession(t, { reservationId: booked.code }, bearer('rat_wrongwrongwrongwrongwrongwrong')),
+        openSession(t, { reservationId: booked.code }, bearer(other.token)),
+        openSession(t, { reservationId: 'ZZZZZZZZZ' }, bearer(booked.token)),
+      ];
+      const bodies = [];
+      for (const res of await Promise.all(attempts))
+        bodies.push(withoutRequestId(assertProblem(res, 404, 'not_found')));
+      for (const body of bodies) assert.deepEqual(body, bodies[0]);
+      // No session was opened by any of them.
+      assert.equal((await reservationRow(t, booked.code)).checkin_status, 'not_started');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('needs a proof: no last name and no token is 401; a malformed body is 400', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      assertProblem(await openSession(t, { reservationId: booked.code }), 401, 'unauthorized');
+      assertProblem(
+        await openSession(t, { reservationId: booked.code }, { authorization: `Basic ${booked.token}` }),
+        401,
+        'unauthorized',
+      );
+      assertInvalid(await openSession(t, { lastName: 'Silva' }), '/reservationId');
+      assertInvalid(await openSession(t, { reservationId: booked.code, lastName: 'Silva', pin: 1 }), '/pin');
+      assertInvalid(await openSession(t, { reservationId: booked.code, lastName: '' }), '/lastName');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('limits failed proofs per client address, in the database, with 429 and Retry-After', async () => {
+    const env = { CHECKIN_PROOF_LIMIT: '3', CHECKIN_PROOF_WINDOW_SECONDS: '60' };
+    const { t, hotel } = await startCheckinApp({ env });
+    const attacker = { remoteAddress: '203.0.113.9' };
+    try {
+      const booked = await bookStay(t, hotel);
+      const guess = (lastName: string) =>
+        t.inject({
+          method: 'POST',
+          url: '/api/v1/checkin/sessions',
+          payload: { reservationId: booked.code, lastName },
+          ...attacker,
+        });
+      for (let i = 0; i < 3; i++) assertProblem(await guess(`Wrong${i}`), 404, 'not_found');
+      const limited = assertProblem(await guess('Wrong3'), 429, 'rate_limited');
+      assert.ok(limited.detail);
+      const retry = await guess('Silva');
+      assertProblem(retry, 429, 'rate_limited');
+      const retryAfter = Number(retry.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retry.headers['retry-after']}`);
+
+      // Another address is not affected, and successful proofs do not count.
+      for (let i = 0; i < 5; i++) {
+        const ok = await t.inject({
+          method: 'POST',
+          url: '/api/v1/checkin/sessions',
+          payload: { reservationId: booked.code, lastName: 'Silva' },
+          remoteAddress: '198.51.100.7',
+        });
+        assert.ok(ok.statusCode === 201 || ok.statusCode === 200, ok.body);
+      }
+
+      // The count lives in the database: a second process on the same database refuses too.
+      const logger = createLogger('silent');
+      const second = await createRuntime(t.config, logger, {
+        db: t.db,
+        hotels: parseCatalog({ hotels: [hotel] }).hotels,
+        clock: t.clock,
+      });
+      try {
+        const res = await second.app.inject({
+          method: 'POST',
+          url: '/api/v1/checkin/sessions',
+          payload: { reservationId: booked.code, lastName: 'Silva' },
+          ...attacker,
+        });
+        assertProblem(res as never, 429, 'rate_limited');
+      } finally {
+        await second.close();
+      }
+
+      // Once the window has passed, the address may try again.
+      t.clock.advance(61_000);
+      const after = await guess('Silva');
+      assert.equal(after.statusCode, 200, after.body);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a cancelled reservation with 409 reservation_cancelled', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      assert.equal((await cancel(t, booked.code, booked.token)).statusCode, 200);
+      assertProblem(
+        await openSession(t, { reservationId: booked.code, lastName: 'Silva' }),
+        409,
+        'reservation_cancelled',
+      );
+      assertProblem(
+        await openSession(t, { reservationId: booked.code }, bearer(booked.token)),
+        409,
+        'reservation_cancelled',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('creates one session under concurrent opens', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => openSession(t, { reservationId: booked.code, lastName: 'Silva' })),
+      );
+      assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 200, 200, 201]);
+      assert.equal(new Set(results.map((r) => r.json().session.id)).size, 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('session lifetime', () => {
+  it('expires at check-out: 410 for every request, with a detail that says to contact the hotel', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel, { adults: 2 });
+      const { id, body } = await openedSession(t, booked);
+      const expiresAt = body.session.expiresAt;
+      assert.equal(expiresAt, wallTimeUtc(booked.checkOut, '11:00', hotel.timezone));
+
+      moveClockTo(t, expiresAt, -1000);
+      assert.equal((await getSession(t, id)).statusCode, 200);
+      moveClockTo(t, expiresAt);
+      const gone = assertProblem(await getSession(t, id), 410, 'session_expired');
+      assert.match(gone.detail, /contact the hotel/i);
+      assertProblem(await submitStep(t, id, 'guest_details', GUEST_DETAILS), 410, 'session_expired');
+      // Even a request that would otherwise be invalid.
+      assertProblem(await submitStep(t, id, 'nonsense', 1), 410, 'session_expired');
+      assertProblem(
+        await openSession(t, { reservationId: booked.code, lastName: 'Silva' }),
+        410,
+        'session_expired',
+      );
+      assertProblem(
+        await openSession(t, { reservationId: booked.code }, bearer(booked.token)),
+        410,
+        'session_expired',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses to open a session for a stay that has checked out', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      moveClockTo(t, wallTimeUtc(booked.checkOut, '11:00', hotel.timezone), 60_000);
+      assertProblem(
+        await openSession(t, { reservationId: booked.code, lastName: 'Silva' }),
+        410,
+        'session_expired',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 404 for unknown session ids', async () => {
+    const { t } = await startCheckinApp();
+    try {
+      const unknown = 'cks_0000000000000000000000000000000a';
+      assertProblem(await getSession(t, unknown), 404, 'not_found');
+      assertProblem(await getSession(t, 'whatever'), 404, 'not_found');
+      assertProblem(await submitStep(t, unknown, 'guest_details', GUEST_DETAILS), 404, 'not_found');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('shows the session as cancelled once the reservation is cancelled, and refuses steps', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      const { id } = await openedSession(t, booked);
+      assert.equal((await cancel(t, booked.code, booked.token)).statusCode, 200);
+      const res = await getSession(t, id);
+      assert.equal(res.statusCode, 200, res.body);
+      const { session } = res.json();
+      assert.equal(session.status, 'cancelled');
+      assert.equal(session.reservation.status, 'cancelled');
+      assert.equal(session.nextStep, null);
+      assertProblem(await submitStep(t, id, 'guest_details', GUEST_DETAILS), 409, 'reservation_cancelled');
+    } finally {
+      await t.close();
+    }
+  });
+});
