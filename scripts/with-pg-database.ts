@@ -19,9 +19,11 @@ const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMilli
 try {
   await admin.connect();
 } catch (error) {
-  const message = `PostgreSQL run: SKIPPED — no server at ${adminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message})`;
-  console.log(message);
-  process.exit(process.env.PG_REQUIRED === 'true' ? 1 : 0);
+  const required = process.env.PG_REQUIRED === 'true';
+  const where = `no server at ${adminUrl.replace(/\/\/[^@]*@/, '//')} (${(error as Error).message})`;
+  if (required) console.error(`PostgreSQL run: FAILED — ${where}; PG_REQUIRED=true`);
+  else console.log(`PostgreSQL run: SKIPPED — ${where}`);
+  process.exit(required ? 1 : 0);
 }
 const name = `innkeep_test_${randomBytes(4).toString('hex')}`;
 await admin.query(`CREATE DATABASE ${name}`);
@@ -33,7 +35,13 @@ const child = spawn(command[0] as string, command.slice(1), {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: url.toString() },
 });
-const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
-await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((e) => console.error(`could not drop ${name}: ${e.message}`));
+// Ctrl-C or a CI timeout: let the command stop, then still drop the database below.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+const code: number = await new Promise((resolve) =>
+  child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
+);
+await admin
+  .query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  .catch((e) => console.error(`could not drop ${name}: ${e.message}`));
 await admin.end();
 process.exit(code);

@@ -1,7 +1,8 @@
-import { ConfigError, loadConfig } from './config.ts';
+import type { ServerResponse } from 'node:http';
 import { CatalogError } from './catalog/catalog.validate.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './infra/logger.ts';
-import { createRuntime } from './runtime.ts';
+import { createRuntime, type Runtime } from './runtime.ts';
 
 /** Boots the service: config, runtime, listen; SIGTERM lets in-flight requests finish, then exits 0. */
 async function main() {
@@ -16,31 +17,30 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  let runtime: Awaited<ReturnType<typeof createRuntime>>;
-  try {
-    runtime = await createRuntime(config, logger);
-  } catch (error) {
-    if (error instanceof CatalogError) {
-      logger.fatal(`catalogue refused: ${error.message}`);
-      process.exit(78);
-    }
-    logger.fatal({ err: error }, 'start-up failed');
-    process.exit(1);
-  }
-  const address = await runtime.app.listen({ port: config.port, host: config.host });
-  logger.info({ address, port: (runtime.app.server.address() as { port: number }).port }, `listening on ${address}`);
-
+  let runtime: Runtime | undefined;
   let stopping = false;
+  /** A signal that arrived during start-up: honoured as soon as there is something to close. */
+  let pendingSignal: string | undefined;
+  /** Responses not yet finished: those still being worked on when shutdown starts. */
+  const inFlight = new Set<ServerResponse>();
   const stop = async (signal: string) => {
+    if (!runtime) {
+      pendingSignal ??= signal;
+      return;
+    }
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
+    // Node closes the keep-alive connections idle when shutdown starts; one busy then (a load
+    // balancer's) would stay open after its response and hold the process until the force timeout.
+    for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
     }, 25_000);
     force.unref();
     try {
+      // Stops listening, lets in-flight requests finish, then drains the database pool.
       await runtime.close();
       logger.info('stopped');
       process.exit(0);
@@ -51,6 +51,34 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    runtime = await createRuntime(config, logger);
+  } catch (error) {
+    if (error instanceof CatalogError) {
+      logger.fatal(`catalogue refused: ${error.message}`);
+      process.exit(78);
+    }
+    logger.fatal({ err: error }, 'start-up failed');
+    process.exit(1);
+  }
+  if (pendingSignal) return stop(pendingSignal);
+  runtime.app.server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.on('close', () => inFlight.delete(response));
+  });
+  let address: string;
+  try {
+    address = await runtime.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not listen');
+    await runtime.close().catch(() => {});
+    process.exit(1);
+  }
+  logger.info(
+    { address, port: (runtime.app.server.address() as { port: number }).port },
+    `listening on ${address}`,
+  );
 }
 
 await main();

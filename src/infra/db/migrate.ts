@@ -17,7 +17,9 @@ export async function migrationFiles(): Promise<string[]> {
 export async function migrate(db: Database): Promise<string[]> {
   const files = await migrationFiles();
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    // Waiting for another process's migrations, or running a long one, must not hit the service's
+    // statement timeout (a script also has no client-side timeout).
+    await tx.script(`SET LOCAL statement_timeout = 0; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await tx.query<{ version: string }>('SELECT version FROM schema_migrations');

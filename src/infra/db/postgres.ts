@@ -17,14 +17,24 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/** Migrations may run for long (an index on a big table): no client-side timeout for scripts. */
+const NO_CLIENT_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** A PostgreSQL server through a `pg` pool: the scaled-out deployment. */
 export function openPostgresDatabase(options: PostgresOptions): Database {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 15_000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    statement_timeout: statementTimeoutMs,
+    // The server's statement_timeout cannot fire when the network to it is gone (no reset, just
+    // silence): the client gives up a little later, so a request fails instead of hanging.
+    query_timeout: statementTimeoutMs + 5_000,
+    // A process that stalls (or is cut off) mid-transaction must not hold inventory row locks forever.
+    idle_in_transaction_session_timeout: 60_000,
+    keepAlive: true,
     application_name: 'innkeep',
     types,
   });
@@ -38,31 +48,50 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     transaction: (fn) =>
       withRetries(async () => {
         const client = await pool.connect();
+        // Set once the connection itself failed (lost, timed out) rather than a statement: such a
+        // client cannot roll back and is discarded; the server rolls back when its socket closes.
         let broken = false;
+        // A checked-out client has no pool listener: without this one, a connection lost between two
+        // statements is an unhandled 'error' event, and that crashes the process.
+        const onError = () => {
+          broken = true;
+        };
+        client.on('error', onError);
+        const run = async (query: pg.QueryConfig) => {
+          try {
+            return await client.query(query);
+          } catch (error) {
+            if (!(error instanceof pg.DatabaseError)) broken = true;
+            throw error;
+          }
+        };
         try {
-          await client.query('BEGIN');
+          await run({ text: 'BEGIN' });
           const result = await fn({
             query: async <T>(sql: string, params?: readonly unknown[]) =>
-              asResult<T>(await client.query(sql, params as unknown[])),
+              asResult<T>(await run({ text: sql, values: params as unknown[] })),
             script: async (sql) => {
-              await client.query(sql);
+              await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
             },
           });
-          await client.query('COMMIT');
+          await run({ text: 'COMMIT' });
           return result;
         } catch (error) {
-          try {
-            await client.query('ROLLBACK');
-          } catch {
-            broken = true;
+          if (!broken) {
+            try {
+              await client.query('ROLLBACK');
+            } catch {
+              broken = true;
+            }
           }
           throw error;
         } finally {
+          client.removeListener('error', onError);
           client.release(broken);
         }
       }),
     script: async (sql) => {
-      await pool.query(sql);
+      await pool.query({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
     },
     ping: async () => {
       await pool.query('SELECT 1');

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
-import { idempotencyRepository as keys } from './idempotency.repository.ts';
+import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
 
 const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
@@ -20,7 +20,7 @@ interface StoredResponse {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyScope?: Buffer;
+    idempotencyClaim?: { scope: Buffer; token: ClaimToken };
   }
 }
 
@@ -57,8 +57,9 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     const requestHash = sha256(canonicalJson(request.body ?? null));
 
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS)) {
-        request.idempotencyScope = scope;
+      const claimed = await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS);
+      if (claimed) {
+        request.idempotencyClaim = { scope, token: claimed };
         return;
       }
       const stored = await keys.find(db, scope);
@@ -81,8 +82,10 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
         // The stored body is already serialised: bypass the schema serialiser.
         return reply.serializer((payload: unknown) => payload as string).send(response.body);
       }
-      if (stored.lockedUntil.getTime() <= Date.now() && (await keys.takeOver(db, scope, LOCK_SECONDS))) {
-        request.idempotencyScope = scope;
+      const takenOver =
+        stored.lockedUntil.getTime() <= Date.now() ? await keys.takeOver(db, scope, LOCK_SECONDS) : null;
+      if (takenOver) {
+        request.idempotencyClaim = { scope, token: takenOver };
         return;
       }
       throw new AppError(
@@ -97,11 +100,14 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const scope = request.idempotencyScope;
-    if (!scope) return payload;
-    request.idempotencyScope = undefined;
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = undefined;
+    const { scope, token } = claim;
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await keys.release(db, scope).catch((err) => request.log.warn({ err }, 'could not release idempotency key'));
+      await keys
+        .release(db, scope, token)
+        .catch((err) => request.log.warn({ err }, 'could not release idempotency key'));
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -110,7 +116,20 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       if (value !== undefined) headers[name] = String(value);
     }
     const stored: StoredResponse = { status: reply.statusCode, headers, body: payload };
-    await keys.complete(db, scope, encryptor.encrypt(JSON.stringify(stored), 'idempotency'));
+    // The work is done (a reservation may be committed): failing to store its response must not turn
+    // it into an error the client would retry, and must never lose the one response that carries the
+    // access token. The key then stays in progress until its lock lapses.
+    try {
+      const kept = await keys.complete(
+        db,
+        scope,
+        token,
+        encryptor.encrypt(JSON.stringify(stored), 'idempotency'),
+      );
+      if (!kept) request.log.warn('idempotency key was taken over before this response was stored');
+    } catch (err) {
+      request.log.warn({ err }, 'could not store the idempotent response');
+    }
     return payload;
   });
 });

@@ -8,16 +8,30 @@ export interface StoredKey {
   expiresAt: Date;
 }
 
+/**
+ * Proof of holding a key: the `locked_until` written by the claim or takeover, as exact text. Only
+ * its holder may complete or release the key, so a request that outlived its lock (and was taken
+ * over by another process) cannot overwrite or free the new holder's claim.
+ */
+export type ClaimToken = string;
+
 /** Data access for idempotency keys; every statement autocommits so other processes see it at once. */
 export const idempotencyRepository = {
-  async claim(db: Executor, scope: Buffer, requestHash: Buffer, lockSeconds: number, ttlSeconds: number) {
-    const { rowCount } = await db.query(
+  async claim(
+    db: Executor,
+    scope: Buffer,
+    requestHash: Buffer,
+    lockSeconds: number,
+    ttlSeconds: number,
+  ): Promise<ClaimToken | null> {
+    const { rows } = await db.query<{ token: string }>(
       `INSERT INTO idempotency_keys (scope_hash, request_hash, state, locked_until, expires_at)
        VALUES ($1, $2, 'in_progress', now() + make_interval(secs => $3), now() + make_interval(secs => $4))
-       ON CONFLICT (scope_hash) DO NOTHING`,
+       ON CONFLICT (scope_hash) DO NOTHING
+       RETURNING locked_until::text AS token`,
       [scope, requestHash, lockSeconds, ttlSeconds],
     );
-    return rowCount === 1;
+    return rows[0]?.token ?? null;
   },
 
   async find(db: Executor, scope: Buffer): Promise<StoredKey | null> {
@@ -50,24 +64,31 @@ export const idempotencyRepository = {
   },
 
   /** Takes over a key left in progress by a process that died; only one contender wins. */
-  async takeOver(db: Executor, scope: Buffer, lockSeconds: number) {
-    const { rowCount } = await db.query(
+  async takeOver(db: Executor, scope: Buffer, lockSeconds: number): Promise<ClaimToken | null> {
+    const { rows } = await db.query<{ token: string }>(
       `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)
-       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until <= now()`,
+       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until <= now()
+       RETURNING locked_until::text AS token`,
       [scope, lockSeconds],
+    );
+    return rows[0]?.token ?? null;
+  },
+
+  /** Stores the response; false when the claim was lost (taken over) and nothing was stored. */
+  async complete(db: Executor, scope: Buffer, token: ClaimToken, response: Buffer): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE idempotency_keys SET state = 'done', response = $3
+       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until = $2::timestamptz`,
+      [scope, token, response],
     );
     return rowCount === 1;
   },
 
-  async complete(db: Executor, scope: Buffer, response: Buffer) {
-    await db.query(`UPDATE idempotency_keys SET state = 'done', response = $2 WHERE scope_hash = $1`, [
-      scope,
-      response,
-    ]);
-  },
-
-  async release(db: Executor, scope: Buffer) {
-    await db.query(`DELETE FROM idempotency_keys WHERE scope_hash = $1 AND state = 'in_progress'`, [scope]);
+  async release(db: Executor, scope: Buffer, token: ClaimToken) {
+    await db.query(
+      `DELETE FROM idempotency_keys WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until = $2::timestamptz`,
+      [scope, token],
+    );
   },
 
   async deleteExpired(db: Executor) {

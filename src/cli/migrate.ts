@@ -1,0 +1,32 @@
+/**
+ * `npm run migrate`: applies pending database migrations, then exits (0 on success). Run it before
+ * rolling out a new version; the service also migrates at start, and an advisory lock makes any
+ * number of concurrent runs apply each migration exactly once. Needs no DATA_ENCRYPTION_KEY.
+ * With the embedded database, run it only while the service is stopped (one process per data dir).
+ */
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrate } from '../infra/db/migrate.ts';
+import { openDatabase } from '../runtime.ts';
+
+try {
+  const config = loadConfig(process.env, { requireEncryptionKey: false });
+  const target = config.databaseUrl
+    ? `PostgreSQL ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`
+    : `the embedded database in ${config.dataDir}`;
+  const db = await openDatabase(config);
+  try {
+    const applied = await migrate(db);
+    console.log(
+      applied.length > 0
+        ? `applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`
+        : `${target} is up to date`,
+    );
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  console.error(
+    error instanceof ConfigError ? error.message : `migration failed: ${(error as Error).message}`,
+  );
+  process.exit(error instanceof ConfigError ? 78 : 1);
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { openEmbeddedDatabase } from '../db/pglite.ts';
+import { openPostgresDatabase } from '../db/postgres.ts';
+import { idempotencyRepository as keys } from './idempotency.repository.ts';
+
+/** Runs on the suite's engine: PostgreSQL when DATABASE_URL is set, else PGlite. */
+describe('idempotency keys: claim, takeover and fencing', () => {
+  let db: Database;
+  before(async () => {
+    db = process.env.DATABASE_URL
+      ? openPostgresDatabase({ url: process.env.DATABASE_URL, poolSize: 4 })
+      : await openEmbeddedDatabase(null);
+    await migrate(db);
+  });
+  after(() => db.close());
+
+  const newKey = () => ({ scope: randomBytes(32), hash: randomBytes(32) });
+  const lapse = (scope: Buffer) =>
+    db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE scope_hash = $1`, [
+      scope,
+    ]);
+  const stateOf = async (scope: Buffer) => (await keys.find(db, scope))?.state ?? null;
+
+  test('only one of several concurrent claims wins', async () => {
+    const { scope, hash } = newKey();
+    const claims = await Promise.all(Array.from({ length: 5 }, () => keys.claim(db, scope, hash, 60, 3600)));
+    assert.equal(claims.filter(Boolean).length, 1);
+  });
+
+  test('a lapsed claim is taken over by exactly one contender', async () => {
+    const { scope, hash } = newKey();
+    assert.ok(await keys.claim(db, scope, hash, 60, 3600));
+    assert.equal(await keys.takeOver(db, scope, 60), null, 'a live claim cannot be taken over');
+    await lapse(scope);
+    const takeovers = await Promise.all(Array.from({ length: 5 }, () => keys.takeOver(db, scope, 60)));
+    assert.equal(takeovers.filter(Boolean).length, 1);
+  });
+
+  test('a request that outlived its claim can neither store its response nor free the new holder', async () => {
+    const { scope, hash } = newKey();
+    const first = await keys.claim(db, scope, hash, 60, 3600);
+    assert.ok(first);
+    await lapse(scope);
+    const second = await keys.takeOver(db, scope, 60);
+    assert.ok(second);
+    assert.notEqual(second, first);
+
+    await keys.release(db, scope, first);
+    assert.equal(await stateOf(scope), 'in_progress', 'the stale holder freed the key');
+    assert.equal(await keys.complete(db, scope, first, Buffer.from('stale')), false);
+    assert.equal(await stateOf(scope), 'in_progress', 'the stale holder stored its response');
+
+    assert.equal(await keys.complete(db, scope, second, Buffer.from('fresh')), true);
+    const stored = await keys.find(db, scope);
+    assert.equal(stored?.state, 'done');
+    assert.equal(stored?.response?.toString(), 'fresh');
+  });
+
+  test('the holder can release its claim so a retry starts afresh', async () => {
+    const { scope, hash } = newKey();
+    const token = await keys.claim(db, scope, hash, 60, 3600);
+    assert.ok(token);
+    await keys.release(db, scope, token);
+    assert.equal(await stateOf(scope), null);
+    assert.ok(await keys.claim(db, scope, hash, 60, 3600));
+  });
+});

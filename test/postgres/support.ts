@@ -1,0 +1,320 @@
+/**
+ * Helpers for the PostgreSQL production tests: a scratch database, spawned service processes, a
+ * TCP proxy that can cut the database off, and a small HTTP client over real sockets.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+
+export const DATABASE_URL = process.env.DATABASE_URL;
+/** `skip` value for tests that need a PostgreSQL server: a reason when there is none. */
+export const needsPostgres: string | false = DATABASE_URL
+  ? false
+  : 'needs PostgreSQL: set DATABASE_URL (npm run test:pg creates a fresh database and sets it)';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const newEncryptionKey = () => randomBytes(32).toString('base64');
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns a value other than undefined; fails after `attempts`. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  attempts = 200,
+): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+/** A client on DATABASE_URL for checks and lock games; the caller ends it. */
+export async function sqlClient(url = DATABASE_URL as string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** A fresh, empty database on the same server as DATABASE_URL (needs CREATEDB). */
+export async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = await sqlClient();
+  const name = `innkeep_scratch_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** DATABASE_URL with its host and port replaced (to go through a proxy, or nowhere). */
+export function databaseUrlVia(port: number, base = DATABASE_URL as string): string {
+  const url = new URL(base);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return url.toString();
+}
+
+/** A port nothing listens on. */
+export async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A TCP proxy between the service and PostgreSQL. `cut()` kills every connection and stops
+ * listening (the database "goes away"); `restore()` listens again on the same port.
+ */
+export class TcpProxy {
+  port = 0;
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private frozen = false;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  static async to(databaseUrl: string): Promise<TcpProxy> {
+    const url = new URL(databaseUrl);
+    const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    await proxy.restore();
+    return proxy;
+  }
+
+  async restore(): Promise<void> {
+    this.frozen = false;
+    const server = net.createServer((inbound) => {
+      if (this.frozen) {
+        this.sockets.add(inbound);
+        inbound.on('close', () => this.sockets.delete(inbound));
+        inbound.on('error', () => inbound.destroy());
+        return;
+      }
+      const outbound = net.connect(this.target.port, this.target.host);
+      for (const socket of [inbound, outbound]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => {
+          inbound.destroy();
+          outbound.destroy();
+        });
+      }
+      inbound.on('close', () => outbound.destroy());
+      outbound.on('close', () => inbound.destroy());
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  /**
+   * The network goes silent: connections stay open but nothing passes, and new ones are accepted
+   * and never answered (a partition, a powered-off host). `cut()` then `restore()` to end it.
+   */
+  freeze(): void {
+    this.frozen = true;
+    for (const socket of this.sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+export async function writeCatalog(hotels: HotelDef[]): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'innkeep-catalog-'));
+  const file = path.join(dir, 'catalog.json');
+  await writeFile(file, JSON.stringify({ hotels }));
+  return file;
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  /** Every line the process printed (stdout and stderr). */
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then the exit status. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns `node --import tsx src/server.ts` with PORT=0 and waits for its `listening on` log line. */
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let listening: (port: number) => void = () => {};
+  const port = new Promise<number>((resolve) => {
+    listening = resolve;
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    // Read everything, always: a child blocked on a full pipe would look like a hung service.
+    stream?.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      for (const line of parts) {
+        lines.push(line);
+        if (line.includes('listening on')) {
+          const parsed = JSON.parse(line) as { port: number };
+          listening(parsed.port);
+        }
+      }
+    });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), 60_000);
+  });
+  const outcome = await Promise.race([port, exited.then(() => null), gaveUp]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') child.kill('SIGKILL');
+  if (outcome === null || outcome === 'timeout') {
+    throw new Error(`service did not start listening (it must log at info):\n${lines.slice(-20).join('\n')}`);
+  }
+  return {
+    child,
+    port: outcome,
+    baseUrl: `http://127.0.0.1:${outcome}`,
+    lines,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Runs a command to completion, collecting its output. */
+export function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+type Json = any;
+
+export interface HttpResult<T = Json> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** JSON over real HTTP. */
+export async function http<T = Json>(
+  baseUrl: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
+  const response = await fetch(baseUrl + url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+export async function inParallel<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+) {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Per (room type, night) of a hotel: what `inventory` says is sold, and what the confirmed
+ * reservations add up to. They must be equal, and sold never above total.
+ */
+export async function inventoryVersusReservations(client: pg.Client, hotelId: string) {
+  const { rows } = await client.query<{
+    room_type_id: string;
+    night: string;
+    total: number | null;
+    sold: number | null;
+    expected: number;
+  }>(
+    `WITH expected AS (
+       SELECT r.room_type_id, n::date AS night, sum(r.rooms)::int AS sold
+       FROM reservations r, generate_series(r.check_in, r.check_out - 1, interval '1 day') AS n
+       WHERE r.hotel_id = $1 AND r.status = 'confirmed'
+       GROUP BY 1, 2)
+     SELECT coalesce(i.room_type_id, e.room_type_id) AS room_type_id, coalesce(i.night, e.night)::text AS night,
+            i.total, i.sold, coalesce(e.sold, 0) AS expected
+     FROM (SELECT * FROM inventory WHERE hotel_id = $1) i
+     FULL JOIN expected e ON e.room_type_id = i.room_type_id AND e.night = i.night
+     ORDER BY 1, 2`,
+    [hotelId],
+  );
+  return rows;
+}
