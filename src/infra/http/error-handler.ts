@@ -10,7 +10,12 @@ type AjvError = {
   params: Record<string, unknown>;
 };
 
-const CONTEXT_PREFIX: Record<string, string> = { body: '', params: '/path', querystring: '/query', headers: '/headers' };
+const CONTEXT_PREFIX: Record<string, string> = {
+  body: '',
+  params: '/path',
+  querystring: '/query',
+  headers: '/headers',
+};
 
 function validationEntries(error: FastifyError): ProblemDetailEntry[] {
   const prefix = CONTEXT_PREFIX[error.validationContext ?? 'body'] ?? '';
@@ -43,13 +48,18 @@ function validationEntries(error: FastifyError): ProblemDetailEntry[] {
 /** Errors of the database driver that mean "the database is not reachable", not "bad input". */
 function isDatabaseUnavailable(error: unknown): boolean {
   const state = sqlState(error);
-  if (state && (state.startsWith('08') || state === '57P01' || state === '57P02' || state === '57P03')) return true;
+  // 08: connection lost; 53: server out of connections/resources; 57P0x: server shutting down or
+  // starting; 57014: a statement timed out (locks held too long, an overloaded server).
+  if (state && (/^(08|53)/.test(state) || ['57P01', '57P02', '57P03', '57014'].includes(state))) return true;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) {
+  if (
+    code &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
+  ) {
     return true;
   }
   const message = (error as Error).message ?? '';
-  return /timeout exceeded when trying to connect|Connection terminated|Cannot use a pool after calling end/.test(
+  return /timeout exceeded when trying to connect|Connection terminated|Cannot use a pool after calling end|Query read timeout|not queryable/.test(
     message,
   );
 }
@@ -65,7 +75,11 @@ function toProblem(error: FastifyError | AppError): {
   }
   if (error.validation) {
     const errors = validationEntries(error);
-    return { code: 'validation_error', detail: errors.map((e) => `${e.path} ${e.message}`).join('; '), errors };
+    return {
+      code: 'validation_error',
+      detail: errors.map((e) => `${e.path} ${e.message}`).join('; '),
+      errors,
+    };
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -73,18 +87,32 @@ function toProblem(error: FastifyError | AppError): {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', detail: 'The request body is larger than this endpoint accepts.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { code: 'validation_error', detail: 'The request body is empty.', errors: [{ path: '/', message: 'is required' }] };
+      return {
+        code: 'validation_error',
+        detail: 'The request body is empty.',
+        errors: [{ path: '/', message: 'is required' }],
+      };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { code: 'validation_error', detail: 'The request body is not valid JSON.', errors: [{ path: '/', message: 'is not valid JSON' }] };
+      return {
+        code: 'validation_error',
+        detail: 'The request body is not valid JSON.',
+        errors: [{ path: '/', message: 'is not valid JSON' }],
+      };
   }
   const status = error.statusCode ?? 500;
-  if (status === 429) return { code: 'rate_limited', detail: 'Too many requests; retry after the time given in Retry-After.' };
+  if (status === 429)
+    return { code: 'rate_limited', detail: 'Too many requests; retry after the time given in Retry-After.' };
   if (status === 413) return { code: 'payload_too_large', detail: 'The request body is too large.' };
   if (status === 415) return { code: 'unsupported_media_type', detail: error.message };
   if (status === 404) return { code: 'not_found', detail: error.message };
-  if (status === 503) return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
+  if (status === 503)
+    return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
   if (status >= 400 && status < 500) {
-    return { code: 'validation_error', detail: error.message, errors: [{ path: '/', message: error.message }] };
+    return {
+      code: 'validation_error',
+      detail: error.message,
+      errors: [{ path: '/', message: error.message }],
+    };
   }
   if (isDatabaseUnavailable(error)) {
     return {
@@ -93,7 +121,10 @@ function toProblem(error: FastifyError | AppError): {
       headers: { 'retry-after': '5' },
     };
   }
-  return { code: 'internal_error', detail: 'An unexpected error occurred; it has been logged with the request id.' };
+  return {
+    code: 'internal_error',
+    detail: 'An unexpected error occurred; it has been logged with the request id.',
+  };
 }
 
 export function sendProblem(

@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/database.ts';
 import { schemaIsCurrent } from '../db/migrate.ts';
 import { sendProblem } from './error-handler.ts';
@@ -11,7 +11,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
   app.get(
     '/healthz',
     {
-      schema: { operationId: 'liveness', tags: ['service'], summary: 'Liveness probe', response: { 200: Status } },
+      schema: {
+        operationId: 'liveness',
+        tags: ['service'],
+        summary: 'Liveness probe',
+        response: { 200: Status },
+      },
       config: { rateLimit: false },
     },
     async () => ({ status: 'ok' }),

@@ -23,9 +23,15 @@ export const notFoundHandler = fp(async (app: FastifyInstance) => {
     for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
     if (allowed.size > 0) {
       const allow = [...allowed].sort().join(', ');
-      return sendProblem(request, reply, 'method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, {
-        headers: { allow },
-      });
+      return sendProblem(
+        request,
+        reply,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${allow}.`,
+        {
+          headers: { allow },
+        },
+      );
     }
     return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} ${path}.`);
   });

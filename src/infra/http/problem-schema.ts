@@ -32,8 +32,12 @@ export function problemResponses(...codes: ProblemCode[]) {
     const status = PROBLEMS[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
   }
+  // Documented (and serialised) under the media type errors really carry, not application/json.
   for (const [status, list] of byStatus) {
-    responses[status] = Type.Ref(Problem, { description: list.map((c) => `\`${c}\``).join(', ') });
+    responses[status] = {
+      description: list.map((c) => `\`${c}\``).join(', '),
+      content: { 'application/problem+json': { schema: Type.Ref(Problem) } },
+    };
   }
   return responses;
 }

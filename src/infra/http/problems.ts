@@ -64,5 +64,7 @@ export class AppError extends Error {
 /** A 400 for one or more invalid fields of the request body. */
 export function invalid(path: string, message: string, more: ProblemDetailEntry[] = []): AppError {
   const errors = [{ path, message }, ...more];
-  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
+  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+    errors,
+  });
 }

@@ -1,0 +1,80 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const HOTEL_ID = 'bench-hotel';
+
+/** A hotel with `types` room types, plenty of rooms (never sold out) and two rate plans. */
+export function benchHotel(types: number) {
+  const roomTypes = Array.from({ length: types }, (_, i) => ({
+    id: `rt${i}`,
+    name: `Room type ${i}`,
+    count: 100_000,
+    maxAdults: 2,
+    maxChildren: 2,
+    maxOccupancy: 4,
+  }));
+  const prices = Object.fromEntries(
+    roomTypes.map((r, i) => [
+      r.id,
+      { base: 10_000 + i * 500, includedAdults: 2, extraAdult: 3000, child: 1500 },
+    ]),
+  );
+  return {
+    id: HOTEL_ID,
+    name: 'Bench Hotel',
+    timezone: 'Europe/Lisbon',
+    currency: 'EUR',
+    checkInTime: '15:00',
+    checkOutTime: '11:00',
+    maxDaysBeforeArrival: 500,
+    roomTypes,
+    ratePlans: [
+      {
+        id: 'flex',
+        name: 'Flexible',
+        refundable: true,
+        prepayment: 'none',
+        freeCancellationDays: 2,
+        penaltyNights: 1,
+        prices,
+      },
+      { id: 'nonref', name: 'Non-refundable', refundable: false, prepayment: 'full', prices },
+    ],
+    services: [
+      { id: 'breakfast', name: 'Breakfast', pricing: 'per_guest_per_night', amount: 1500 },
+      { id: 'parking', name: 'Parking', pricing: 'per_night', amount: 2000 },
+    ],
+    taxes: [
+      { code: 'city_tax', name: 'City tax', type: 'per_adult_per_night', amount: 200 },
+      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
+    ],
+    restrictions: [],
+  };
+}
+
+export async function writeCatalog(dir: string, types: number): Promise<string> {
+  const file = join(dir, `catalog-${types}.json`);
+  await writeFile(file, JSON.stringify({ hotels: [benchHotel(types)] }));
+  return file;
+}
+
+export function dayFromNow(days: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Varied stays (dates 2–300 days ahead, 1–4 nights, 1–2 adults) so caches do not flatter. */
+export function stays(n: number, types: number) {
+  return Array.from({ length: n }, (_, i) => {
+    const start = 2 + ((i * 37) % 300);
+    return {
+      hotelId: HOTEL_ID,
+      checkIn: dayFromNow(start),
+      checkOut: dayFromNow(start + 1 + (i % 4)),
+      adults: 1 + (i % 2),
+      roomTypeId: `rt${(i * 7) % types}`,
+      ratePlanId: 'flex',
+    };
+  });
+}

@@ -1,0 +1,82 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadSpec {
+  method: 'GET' | 'POST';
+  /** The i-th request's path. */
+  path: (i: number) => string;
+  /** The i-th request's JSON body text. */
+  body?: (i: number) => string;
+  connections: number;
+  /** Seconds; or `amount` requests in all. */
+  duration?: number;
+  amount?: number;
+  /** Called with each response body (e.g. to collect the ids of created quotes). */
+  onBody?: (status: number, body: string) => void;
+}
+
+function once(url: string, spec: LoadSpec, connections: number, offset: number): Promise<autocannon.Result> {
+  let i = offset;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.duration ?? 5 }),
+        timeout: 10,
+        requests: [
+          {
+            method: spec.method,
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => {
+              const n = i++;
+              return { ...request, path: spec.path(n), ...(spec.body ? { body: spec.body(n) } : {}) };
+            },
+            ...(spec.onBody
+              ? {
+                  onResponse: (status: number, body: string) => spec.onBody?.(status, body),
+                }
+              : {}),
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    void instance;
+  });
+}
+
+/**
+ * Runs autocannon against one or several processes at once (the connections split between them)
+ * and merges the results: throughput adds up; p50 is the request-weighted mean, p99 the worst.
+ */
+export async function load(urls: string[], spec: LoadSpec): Promise<LoadResult> {
+  const share = Math.max(1, Math.floor(spec.connections / urls.length));
+  const results = await Promise.all(
+    urls.map((url, k) =>
+      once(
+        url,
+        { ...spec, ...(spec.amount !== undefined ? { amount: Math.ceil(spec.amount / urls.length) } : {}) },
+        share,
+        k * 1_000_000,
+      ),
+    ),
+  );
+  const total = results.reduce((n, r) => n + r.requests.total, 0);
+  return {
+    rps: results.reduce((n, r) => n + r.requests.total / Math.max(r.duration, 0.001), 0),
+    p50: results.reduce((n, r) => n + r.latency.p50 * r.requests.total, 0) / Math.max(total, 1),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    requests: total,
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+  };
+}

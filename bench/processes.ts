@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Proc {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+  rssBytes(): Promise<number>;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer from ${url}:\n${output()}`);
+}
+
+/** Spawns `node [flags] --import tsx <script>` with a free PORT and waits until it answers. */
+export async function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  options: { probe?: string; nodeFlags?: string[] } = {},
+): Promise<Proc> {
+  const port = await freePort();
+  let out = '';
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}${options.probe ?? '/healthz'}`, child, () => out);
+  return {
+    child,
+    port,
+    url,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await done;
+      clearTimeout(timer);
+    },
+    async rssBytes() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb * 1024;
+    },
+  };
+}
+
+export function startBaseline(): Promise<Proc> {
+  return spawnNode('bench/baseline-server.ts', {}, { probe: '/nothing' });
+}
+
+export interface ServiceOptions {
+  catalogFile: string;
+  dataDir: string;
+  databaseUrl?: string;
+  key: string;
+  extraEnv?: Record<string, string>;
+  nodeFlags?: string[];
+}
+
+export function startService(o: ServiceOptions): Promise<Proc> {
+  return spawnNode(
+    'src/server.ts',
+    {
+      DATA_DIR: o.dataDir,
+      CATALOG_FILE: o.catalogFile,
+      DATA_ENCRYPTION_KEY: o.key,
+      DATABASE_URL: o.databaseUrl ?? '',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...o.extraEnv,
+    },
+    { nodeFlags: o.nodeFlags },
+  );
+}
+
+export const newKey = () => randomBytes(32).toString('base64');
+
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A fresh database on the local server; `drop()` removes it. */
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `innkeep_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import type { LoadResult } from './load.ts';
+import type { Results, ScenarioResult } from './run.ts';
+
+const GOAL_SEARCH_RATIO = 0.4;
+const GOAL_SEARCH_P99_MS = 10;
+const GOAL_RESERVATIONS_PER_SECOND = 1000;
+const GOAL_GROWTH_FACTOR = 1.25;
+const GOAL_RSS_GROWTH = 0.1;
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const ms = (n: number) => fmt(n, n < 10 ? 2 : 1);
+const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
+
+function row(r: ScenarioResult): string {
+  if (!r.target || !r.baseline)
+    return `| ${r.variant} | ${r.scenario} | ${r.note ?? 'not measured'} | | | | | | |`;
+  const t = r.target;
+  const b = r.baseline;
+  return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${t.non2xx + t.errors} |`;
+}
+
+function find(results: Results, variant: string, scenario: string): LoadResult | null {
+  return results.throughput.find((r) => r.variant === variant && r.scenario === scenario)?.target ?? null;
+}
+
+function goals(results: Results): string[] {
+  const lines: string[] = [];
+  const verdict = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? '**met**' : '**not met yet**');
+  for (const variant of ['embedded', 'pg1']) {
+    const r = results.throughput.find((x) => x.variant === variant && x.scenario === 'search');
+    if (!r?.target || !r.baseline) {
+      lines.push(
+        `| search ≥ ${GOAL_SEARCH_RATIO * 100} % of baseline, p99 < ${GOAL_SEARCH_P99_MS} ms (${variant}, 1 process) | not measured |`,
+      );
+      continue;
+    }
+    const ratio = r.target.rps / r.baseline.rps;
+    lines.push(
+      `| search ≥ ${GOAL_SEARCH_RATIO * 100} % of baseline, p99 < ${GOAL_SEARCH_P99_MS} ms (${variant}, 1 process, ${results.settings.connections} connections) | ${fmt(ratio * 100, 1)} %, p99 ${ms(r.target.p99)} ms: ${verdict(ratio >= GOAL_SEARCH_RATIO && r.target.p99 < GOAL_SEARCH_P99_MS)} |`,
+    );
+  }
+  const res = find(results, 'pg2', 'reservation');
+  lines.push(
+    `| reservation create ≥ ${GOAL_RESERVATIONS_PER_SECOND}/s (PostgreSQL, 2 processes) | ${res ? `${fmt(res.rps)}/s: ${verdict(res.rps >= GOAL_RESERVATIONS_PER_SECOND)}` : 'not measured'} |`,
+  );
+  const sized = results.growth
+    .filter((g) => g.roomTypes === 4)
+    .sort((a, b) => a.reservations - b.reservations);
+  const small = sized[0];
+  const large = sized.at(-1);
+  if (small && large && large !== small) {
+    const f50 = large.search.p50 / small.search.p50;
+    const f99 = large.search.p99 / small.search.p99;
+    lines.push(
+      `| search latency within ${GOAL_GROWTH_FACTOR}× from ${small.reservations.toLocaleString('en')} to ${large.reservations.toLocaleString('en')} reservations | p50 ×${fmt(f50, 2)}, p99 ×${fmt(f99, 2)}: ${verdict(f50 <= GOAL_GROWTH_FACTOR && f99 <= GOAL_GROWTH_FACTOR)} |`,
+    );
+  } else lines.push(`| search latency within ${GOAL_GROWTH_FACTOR}× as reservations grow | not measured |`);
+  const soak = results.soak;
+  if (soak) {
+    const growth = (soak.rssEnd - soak.rssStart) / soak.rssStart;
+    const tenMinutes = soak.seconds >= 600;
+    lines.push(
+      `| no memory growth over 10 minutes | ${fmt(soak.seconds)} s run: RSS ${mib(soak.rssStart)} → ${mib(soak.rssEnd)} (${growth >= 0 ? '+' : ''}${fmt(growth * 100, 1)} %), heap ${mib(soak.heapStart)} → ${mib(soak.heapEnd)}: ${tenMinutes ? verdict(growth < GOAL_RSS_GROWTH) : `${growth < GOAL_RSS_GROWTH ? 'no growth seen' : 'growth seen'} in a shorter run; the 10-minute check is \`BENCH_SOAK_SECONDS=600\``} |`,
+    );
+  } else lines.push('| no memory growth over 10 minutes | not measured |');
+  return lines;
+}
+
+function beforeAfter(before: Results, after: Results): string[] {
+  const lines = [
+    '| variant | scenario | before req/s | after req/s | before p50 / p99 ms | after p50 / p99 ms |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const a of after.throughput) {
+    const b = before.throughput.find((x) => x.variant === a.variant && x.scenario === a.scenario);
+    if (!a.target || !b?.target) continue;
+    lines.push(
+      `| ${a.variant} | ${a.scenario} | ${fmt(b.target.rps)} | ${fmt(a.target.rps)} | ${ms(b.target.p50)} / ${ms(b.target.p99)} | ${ms(a.target.p50)} / ${ms(a.target.p99)} |`,
+    );
+  }
+  for (const a of after.growth) {
+    const b = before.growth.find((x) => x.reservations === a.reservations && x.roomTypes === a.roomTypes);
+    if (!b) continue;
+    lines.push(
+      `| growth ${a.reservations.toLocaleString('en')} res., ${a.roomTypes} types | search | ${fmt(b.search.rps)} | ${fmt(a.search.rps)} | ${ms(b.search.p50)} / ${ms(b.search.p99)} | ${ms(a.search.p50)} / ${ms(a.search.p99)} |`,
+    );
+  }
+  return lines;
+}
+
+/** BENCHMARKS.md: the command, the machine, the figures next to the baseline, the goals. */
+export function renderReport(results: Results, before: Results | null, notes: string): string {
+  const m = results.machine;
+  const s = results.settings;
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `npm run bench` (bench/run.ts); the prose under "Notes" comes from bench/NOTES.md. -->',
+    '',
+    `Command: \`npm run bench\` — run ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC to ${results.finishedAt?.slice(11, 16) ?? '?'} UTC.`,
+    '',
+    `Machine: ${m.nproc} cores (\`nproc\`), ${m.cpu}, ${m.memoryGiB} GiB memory, Node ${m.node}, ${m.os}; ${m.postgres}. The load generator (autocannon, in the bench process), the service processes and PostgreSQL share these ${m.nproc} cores.${m.loadAverageMean !== undefined ? ` 1-minute load average during the run: mean ${m.loadAverageMean}, max ${m.loadAverageMax} (anything above ${m.nproc} means other work competed for the cores).` : ''}`,
+    '',
+    `Settings: ${s.connections} connections, ${s.rounds} alternating rounds of ${s.duration} s (after ${s.warmup} s warm-up), ${s.reservationsPerRound} reservations per round, service started with \`LOG_LEVEL=${process.env.BENCH_LOG_LEVEL ?? 'warn'}\` and \`RATE_LIMIT_PER_MINUTE=0\`. Latencies are milliseconds.`,
+    '',
+    '## Throughput and latency next to the baseline',
+    '',
+    'Baseline: a bare Fastify server answering a JSON POST (bench/baseline-server.ts), the same number of processes, measured alternately with the service in the same run. Ratio = service req/s ÷ baseline req/s.',
+    '',
+    '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.throughput.map(row),
+    '',
+    'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans, varied stays); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `checkin-read` = GET /checkin/sessions/{id} (signed with Ed25519 on every read).',
+    ...(results.skipped.length ? ['', `Skipped: ${results.skipped.join('; ')}.`] : []),
+    '',
+    '## Search as the data grows (embedded engine)',
+    '',
+    'Reservations are seeded with `generate_series` (spread over 2,000 nights and the room types, with the inventory rows they imply), then search is measured as above. Search reads only `inventory` (one row per room type and night sold), never `reservations`.',
+    '',
+    '| stored reservations | room types | inventory rows | seed time s | req/s | p50 | p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.growth.map(
+      (g) =>
+        `| ${g.reservations.toLocaleString('en')} | ${g.roomTypes} | ${g.inventoryRows.toLocaleString('en')} | ${fmt(g.seedSeconds, 1)} | ${fmt(g.search.rps)} | ${ms(g.search.p50)} | ${ms(g.search.p99)} |`,
+    ),
+    '',
+    '## Memory over a sustained run',
+    '',
+    results.soak
+      ? `${results.soak.seconds} s of search at ${s.connections} connections on the embedded engine (${fmt(results.soak.search.rps)} req/s, p99 ${ms(results.soak.search.p99)} ms). RSS after warm-up ${mib(results.soak.rssStart)}, at the end ${mib(results.soak.rssEnd)}, peak ${mib(results.soak.rssPeak)}; V8 heap used ${mib(results.soak.heapStart)} → ${mib(results.soak.heapEnd)}. RSS samples (s: MiB): ${results.soak.samples.map((x) => `${x.t}: ${fmt(x.rss / 2 ** 20)}`).join(', ')}. The 10-minute check: \`BENCH_SOAK_SECONDS=600 BENCH_SECTIONS=soak npm run bench\`.`
+      : 'Not measured in this run.',
+    '',
+    '## Goals',
+    '',
+    '| goal | this run |',
+    '|---|---|',
+    ...goals(results),
+    '',
+  ];
+  if (before) {
+    out.push(
+      '## Before and after the profiling changes',
+      '',
+      `Before: ${before.startedAt.slice(0, 16).replace('T', ' ')} UTC, same settings unless stated in the notes.`,
+      '',
+      ...beforeAfter(before, results),
+      '',
+    );
+  }
+  out.push(
+    '## Running it',
+    '',
+    '| variable | default | meaning |',
+    '|---|---|---|',
+    '| `BENCH_DURATION_SECONDS` | 5 | length of one measured run |',
+    '| `BENCH_WARMUP_SECONDS` | 2 | warm-up before each scenario (0 = none) |',
+    '| `BENCH_ROUNDS` | 2 | alternating baseline/service rounds per scenario |',
+    '| `BENCH_CONNECTIONS` | 50 | concurrent connections |',
+    '| `BENCH_RESERVATIONS_PER_ROUND` | 1500 | reservations booked per reservation round |',
+    '| `BENCH_VARIANTS` | embedded,pg1,pg2 | PostgreSQL variants are skipped when no server answers at `PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) |',
+    '| `BENCH_SCENARIOS` | search,quote,reservation,checkin-read | |',
+    '| `BENCH_SECTIONS` | throughput,growth,soak | |',
+    '| `BENCH_GROWTH_SIZES` | 1000,100000,1000000 | stored reservations for the growth runs |',
+    '| `BENCH_GROWTH_TYPES` | 1,50 | room types compared at the middle size |',
+    '| `BENCH_SOAK_SECONDS` | 45 | sustained run for the memory check; `600` for the 10-minute check |',
+    "| `BENCH_LOG_LEVEL` | warn | the service's LOG_LEVEL (info logs two lines per request) |",
+    '| `BENCH_LABEL` | latest | results go to bench/results/<label>.json; `before.json` is compared against |',
+    '| `BENCH_CPU_PROF_DIR` | unset | run the services with `node --cpu-prof` into this directory |',
+    '| `BENCH_OUT` | BENCHMARKS.md | where this report is written |',
+    '',
+  );
+  if (notes.trim()) out.push('## Notes', '', notes.trim(), '');
+  return out.join('\n');
+}

@@ -1,0 +1,453 @@
+/**
+ * `npm run bench`: throughput and latency of the real service (child processes) next to a bare
+ * Fastify baseline measured alternately in the same run; search latency as data grows; memory over
+ * a sustained run. Writes BENCHMARKS.md and bench/results/<BENCH_LABEL>.json. Knobs: see README
+ * of BENCHMARKS.md (BENCH_* environment variables below).
+ */
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
+import { stays, writeCatalog } from './catalog.ts';
+import { type LoadResult, type LoadSpec, load } from './load.ts';
+import {
+  createDatabase,
+  newKey,
+  type Proc,
+  postgresReachable,
+  ROOT,
+  type ServiceOptions,
+  startBaseline,
+  startService,
+} from './processes.ts';
+import { renderReport } from './report.ts';
+import { seedReservations } from './seed.ts';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const list = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export const settings = {
+  duration: num('BENCH_DURATION_SECONDS', 5),
+  warmup: num('BENCH_WARMUP_SECONDS', 2),
+  rounds: num('BENCH_ROUNDS', 2),
+  connections: num('BENCH_CONNECTIONS', 50),
+  reservationsPerRound: num('BENCH_RESERVATIONS_PER_ROUND', 1500),
+  soakSeconds: num('BENCH_SOAK_SECONDS', 45),
+  growthSizes: list('BENCH_GROWTH_SIZES', '1000,100000,1000000').map(Number),
+  growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
+  sections: list('BENCH_SECTIONS', 'throughput,growth,soak'),
+  variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
+  scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,checkin-read'),
+  label: process.env.BENCH_LABEL ?? 'latest',
+  out: process.env.BENCH_OUT ?? join(ROOT, 'BENCHMARKS.md'),
+  cpuProfDir: process.env.BENCH_CPU_PROF_DIR ?? '',
+};
+
+export interface ScenarioResult {
+  variant: string;
+  scenario: string;
+  processes: number;
+  target: LoadResult | null;
+  baseline: LoadResult | null;
+  note?: string;
+}
+export interface GrowthResult {
+  reservations: number;
+  roomTypes: number;
+  seedSeconds: number;
+  inventoryRows: number;
+  search: LoadResult;
+}
+export interface SoakResult {
+  seconds: number;
+  rssStart: number;
+  rssEnd: number;
+  rssPeak: number;
+  heapStart: number;
+  heapEnd: number;
+  samples: Array<{ t: number; rss: number }>;
+  search: LoadResult;
+}
+export interface Results {
+  startedAt: string;
+  finishedAt?: string;
+  machine: Record<string, string | number>;
+  settings: typeof settings;
+  throughput: ScenarioResult[];
+  growth: GrowthResult[];
+  soak: SoakResult | null;
+  skipped: string[];
+}
+
+const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+function machine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  let pgVersion = 'n/a';
+  try {
+    pgVersion = execSync('psql --version', { encoding: 'utf8' }).trim();
+  } catch {}
+  return {
+    nproc: os.availableParallelism(),
+    cpu,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    postgres: pgVersion,
+  };
+}
+
+const avg = (rs: LoadResult[]): LoadResult => ({
+  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
+  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
+  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
+  requests: rs.reduce((n, r) => n + r.requests, 0),
+  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+});
+
+async function fetchJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Quotes made ahead (not measured) for the reservation scenario: one per reservation. */
+async function makeQuotes(urls: string[], count: number, types: number): Promise<string[]> {
+  const ids: string[] = [];
+  const bodies = stays(997, types).map((s) => JSON.stringify(s));
+  await load(urls, {
+    method: 'POST',
+    path: () => '/api/v1/booking/quote',
+    body: (i) => bodies[i % bodies.length] as string,
+    connections: 20,
+    amount: count,
+    onBody: (status, body) => {
+      if (status === 201) ids.push((JSON.parse(body) as { id: string }).id);
+    },
+  });
+  return ids;
+}
+
+async function makeSessions(url: string, count: number, types: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, stay] of stays(count, types).entries()) {
+    const quote = await fetchJson(`${url}/api/v1/booking/quote`, stay);
+    const created = await fetchJson(`${url}/api/v1/booking/reservations`, {
+      quoteId: quote.body.id,
+      guest: { firstName: 'Ana', lastName: `Silva${i}`, email: 'ana@example.com' },
+    });
+    const session = await fetchJson(`${url}/api/v1/checkin/sessions`, {
+      reservationId: created.body.id,
+      lastName: `Silva${i}`,
+    });
+    const id = (session.body.session as { id?: string } | undefined)?.id;
+    if (!id) throw new Error(`could not open a check-in session: ${JSON.stringify(session.body)}`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+async function hasCheckin(url: string): Promise<boolean> {
+  const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+  };
+  return Boolean(doc.paths['/api/v1/checkin/sessions/{session}']);
+}
+
+/** Alternates baseline and target runs of one scenario; returns the means. */
+async function alternate(target: () => Promise<LoadResult>, baseline: () => Promise<LoadResult>) {
+  const t: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    b.push(await baseline());
+    t.push(await target());
+  }
+  return { target: avg(t), baseline: avg(b) };
+}
+
+async function throughputVariant(variant: string, results: Results, pgUp: boolean) {
+  const processes = variant === 'pg2' ? 2 : 1;
+  const pg = variant.startsWith('pg');
+  if (pg && !pgUp) {
+    results.skipped.push(`${variant}: no PostgreSQL server reachable`);
+    return;
+  }
+  const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-bench-'));
+  const types = 4;
+  const db = pg ? await createDatabase() : null;
+  const services: Proc[] = [];
+  const baselines: Proc[] = [];
+  try {
+    const options: ServiceOptions = {
+      catalogFile: await writeCatalog(dir, types),
+      dataDir: join(dir, 'data'),
+      key: newKey(),
+      ...(db ? { databaseUrl: db.url } : {}),
+      ...(settings.cpuProfDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`] } : {}),
+    };
+    for (let i = 0; i < processes; i++) services.push(await startService(options));
+    for (let i = 0; i < processes; i++) baselines.push(await startBaseline());
+    const urls = services.map((s) => s.url);
+    const baseUrls = baselines.map((s) => s.url);
+    const first = urls[0] as string;
+    log(`${variant}: ${processes} process(es) up`);
+
+    const searchBodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) =>
+      JSON.stringify(s),
+    );
+    const quoteBodies = stays(200, types).map((s) => JSON.stringify(s));
+    const baselineSpec = (duration: number): LoadSpec => ({
+      method: 'POST',
+      path: () => '/',
+      body: (i) => searchBodies[i % searchBodies.length] as string,
+      connections: settings.connections,
+      duration,
+    });
+    const baseline = () => load(baseUrls, baselineSpec(settings.duration));
+    const warm = async (spec: LoadSpec) => {
+      if (settings.warmup <= 0) return;
+      await load(urls, { ...spec, duration: settings.warmup, amount: undefined });
+      await load(baseUrls, baselineSpec(settings.warmup));
+    };
+
+    for (const scenario of settings.scenarios) {
+      log(`${variant}: ${scenario}`);
+      if (scenario === 'search' || scenario === 'quote') {
+        const bodies = scenario === 'search' ? searchBodies : quoteBodies;
+        const spec: LoadSpec = {
+          method: 'POST',
+          path: () => `/api/v1/booking/${scenario === 'search' ? 'availability/search' : 'quote'}`,
+          body: (i) => bodies[i % bodies.length] as string,
+          connections: settings.connections,
+          duration: settings.duration,
+        };
+        await warm(spec);
+        const r = await alternate(() => load(urls, spec), baseline);
+        results.throughput.push({ variant, scenario, processes, ...r });
+      } else if (scenario === 'reservation') {
+        const quotesFor = () => makeQuotes(urls, settings.reservationsPerRound, types);
+        const reserve = async () => {
+          const ids = await quotesFor();
+          let next = 0; // shared by the load of every process: each quote is booked once
+          return load(urls, {
+            method: 'POST',
+            path: () => '/api/v1/booking/reservations',
+            body: () =>
+              JSON.stringify({
+                quoteId: ids[next++ % ids.length],
+                guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+              }),
+            connections: settings.connections,
+            amount: ids.length,
+          });
+        };
+        if (settings.warmup > 0) await reserve();
+        const r = await alternate(reserve, baseline);
+        results.throughput.push({ variant, scenario, processes, ...r });
+      } else if (scenario === 'checkin-read') {
+        if (!(await hasCheckin(first))) {
+          results.throughput.push({
+            variant,
+            scenario,
+            processes,
+            target: null,
+            baseline: null,
+            note: 'not measured: no check-in routes',
+          });
+          continue;
+        }
+        const ids = await makeSessions(first, 100, types);
+        const spec: LoadSpec = {
+          method: 'GET',
+          path: (i) => `/api/v1/checkin/sessions/${ids[i % ids.length]}`,
+          connections: settings.connections,
+          duration: settings.duration,
+        };
+        await warm(spec);
+        const r = await alternate(() => load(urls, spec), baseline);
+        results.throughput.push({ variant, scenario, processes, ...r });
+      }
+    }
+  } finally {
+    await Promise.all([...services, ...baselines].map((p) => p.stop()));
+    await db?.drop().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Search latency against a store of `count` reservations (embedded engine, seeded while stopped). */
+async function growthPoint(count: number, types: number): Promise<GrowthResult> {
+  const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-growth-'));
+  try {
+    const options: ServiceOptions = {
+      catalogFile: await writeCatalog(dir, types),
+      dataDir: join(dir, 'data'),
+      key: newKey(),
+    };
+    // First start applies the migrations and the catalogue; then seed while no process holds the files.
+    await (await startService(options)).stop();
+    const started = Date.now();
+    const db = await openEmbeddedDatabase(join(dir, 'data', 'pgdata'));
+    await seedReservations(db, count, types);
+    const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inventory');
+    await db.close();
+    const seedSeconds = (Date.now() - started) / 1000;
+    const service = await startService(options);
+    try {
+      const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
+      const spec: LoadSpec = {
+        method: 'POST',
+        path: () => '/api/v1/booking/availability/search',
+        body: (i) => bodies[i % bodies.length] as string,
+        connections: settings.connections,
+        duration: settings.duration,
+      };
+      if (settings.warmup > 0) await load([service.url], { ...spec, duration: settings.warmup });
+      const runs: LoadResult[] = [];
+      for (let round = 0; round < settings.rounds; round++) runs.push(await load([service.url], spec));
+      return {
+        reservations: count,
+        roomTypes: types,
+        seedSeconds,
+        inventoryRows: rows.rows[0]?.n ?? 0,
+        search: avg(runs),
+      };
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+async function soak(): Promise<SoakResult> {
+  const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-soak-'));
+  const types = 4;
+  const service = await startService({
+    catalogFile: await writeCatalog(dir, types),
+    dataDir: join(dir, 'data'),
+    key: newKey(),
+  });
+  try {
+    const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
+    const spec: LoadSpec = {
+      method: 'POST',
+      path: () => '/api/v1/booking/availability/search',
+      body: (i) => bodies[i % bodies.length] as string,
+      connections: settings.connections,
+    };
+    await load([service.url], { ...spec, duration: Math.max(settings.warmup, 5) });
+    const rssStart = await service.rssBytes();
+    const heapStart = await metric(service.url, 'nodejs_heap_size_used_bytes');
+    const samples: Array<{ t: number; rss: number }> = [{ t: 0, rss: rssStart }];
+    const t0 = Date.now();
+    const timer = setInterval(
+      () => {
+        void service.rssBytes().then((rss) => samples.push({ t: Math.round((Date.now() - t0) / 1000), rss }));
+      },
+      Math.max(1000, (settings.soakSeconds * 1000) / 20),
+    );
+    const search = await load([service.url], { ...spec, duration: settings.soakSeconds });
+    clearInterval(timer);
+    const rssEnd = await service.rssBytes();
+    const heapEnd = await metric(service.url, 'nodejs_heap_size_used_bytes');
+    samples.push({ t: settings.soakSeconds, rss: rssEnd });
+    return {
+      seconds: settings.soakSeconds,
+      rssStart,
+      rssEnd,
+      rssPeak: Math.max(...samples.map((s) => s.rss)),
+      heapStart,
+      heapEnd,
+      samples,
+      search,
+    };
+  } finally {
+    await service.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function writeReport(results: Results) {
+  const beforeFile = join(ROOT, 'bench', 'results', 'before.json');
+  const before =
+    settings.label !== 'before' && existsSync(beforeFile)
+      ? (JSON.parse(await readFile(beforeFile, 'utf8')) as Results)
+      : null;
+  const notesFile = join(ROOT, 'bench', 'NOTES.md');
+  const notes = existsSync(notesFile) ? await readFile(notesFile, 'utf8') : '';
+  await writeFile(settings.out, renderReport(results, before, notes));
+  log(`wrote ${settings.out}`);
+}
+
+async function main() {
+  if (process.env.BENCH_REPORT_ONLY === '1') {
+    // Re-renders the report from the stored results (e.g. after editing bench/NOTES.md).
+    const file = join(ROOT, 'bench', 'results', `${settings.label}.json`);
+    await writeReport(JSON.parse(await readFile(file, 'utf8')) as Results);
+    return;
+  }
+  const results: Results = {
+    startedAt: new Date().toISOString(),
+    machine: machine(),
+    settings,
+    throughput: [],
+    growth: [],
+    soak: null,
+    skipped: [],
+  };
+  log(`settings ${JSON.stringify(settings)}`);
+  // Other work on the machine skews every figure: record how busy it was while the bench ran.
+  const loads: number[] = [];
+  const loadTimer = setInterval(() => loads.push(os.loadavg()[0] ?? 0), 5_000);
+  loadTimer.unref();
+  const pgUp = await postgresReachable();
+  if (settings.sections.includes('throughput')) {
+    for (const variant of settings.variants) await throughputVariant(variant, results, pgUp);
+  }
+  if (settings.sections.includes('growth')) {
+    for (const size of settings.growthSizes) {
+      log(`growth: ${size} reservations, 4 room types`);
+      results.growth.push(await growthPoint(size, 4));
+    }
+    const middle = settings.growthSizes[Math.floor(settings.growthSizes.length / 2)] ?? 1000;
+    for (const types of settings.growthTypes) {
+      log(`growth: ${middle} reservations, ${types} room types`);
+      results.growth.push(await growthPoint(middle, types));
+    }
+  }
+  if (settings.sections.includes('soak')) {
+    log(`soak: ${settings.soakSeconds} s of search`);
+    results.soak = await soak();
+  }
+  clearInterval(loadTimer);
+  results.finishedAt = new Date().toISOString();
+  if (loads.length > 0) {
+    results.machine.loadAverageMean = Math.round((loads.reduce((n, l) => n + l, 0) / loads.length) * 10) / 10;
+    results.machine.loadAverageMax = Math.round(Math.max(...loads) * 10) / 10;
+  }
+  await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(
+    join(ROOT, 'bench', 'results', `${settings.label}.json`),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
+  await writeReport(results);
+}
+
+await main();

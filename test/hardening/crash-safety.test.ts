@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
+import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TARGET_CREATED = 40;
+
+interface Booked {
+  code: string;
+  token: string;
+  roomTypeId: string;
+  checkIn: string;
+  checkOut: string;
+  rooms: number;
+}
+
+/** Starts the real service (`node --import tsx src/server.ts`) and resolves with its port. */
+function startService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /"port":(\d+)[^\n]*listening on/.exec(out)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(port) });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (${code}) before listening:\n${out}`));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
+  let dir = '';
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every reservation answered 201, and inventory equal to the confirmed rooms', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'innkeep-crash-'));
+    const hotel = makeHotel({
+      roomTypes: [
+        { id: 'double', name: 'Double Room', count: 500, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+        { id: 'suite', name: 'Suite', count: 500, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
+      ],
+    });
+    const catalogFile = join(dir, 'catalog.json');
+    await writeFile(catalogFile, JSON.stringify({ hotels: [hotel] }));
+    const env = {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'data'),
+      CATALOG_FILE: catalogFile,
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+    };
+
+    const first = await startService(env);
+    const created: Booked[] = [];
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const roomTypeId = (w + i) % 2 ? 'suite' : 'double';
+        const start = 10 + ((w * 7 + i * 3) % 60);
+        const stay = {
+          checkIn: daysFromNow(start),
+          checkOut: daysFromNow(start + 1 + (i % 3)),
+          rooms: 1 + (i % 2),
+        };
+        try {
+          const quote = await post(first.port, '/api/v1/booking/quote', {
+            hotelId: hotel.id,
+            ...stay,
+            adults: stay.rooms,
+            roomTypeId,
+            ratePlanId: 'flex',
+          });
+          if (quote.status !== 201) throw new Error(`quote ${quote.status}`);
+          const res = await post(first.port, '/api/v1/booking/reservations', {
+            quoteId: quote.body.id,
+            guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+          });
+          if (res.status === 201) {
+            created.push({
+              code: String(res.body.id),
+              token: String(res.body.accessToken),
+              roomTypeId,
+              ...stay,
+            });
+          }
+        } catch {
+          return; // the service died under us: any request in flight has no answer, so no promise
+        }
+      }
+    };
+    const workers = [0, 1, 2, 3].map(worker);
+    // Kill while requests are in flight, once enough reservations were confirmed.
+    while (created.length < TARGET_CREATED) await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    await exited(first.child);
+    const confirmed = [...created];
+
+    // Restart on the same data directory: it must start, and every answered reservation must work.
+    const second = await startService(env);
+    try {
+      const sample = confirmed.filter((_, i) => i % 8 === 0);
+      for (const r of sample) {
+        const res = await post(
+          second.port,
+          `/api/v1/booking/reservations/${r.code}/cancel`,
+          {},
+          { authorization: `Bearer ${r.token}` },
+        );
+        assert.equal(res.status, 200, `cancel ${r.code} after the restart: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.status, 'cancelled');
+      }
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+    }
+
+    const db = await openEmbeddedDatabase(join(dir, 'data', 'pgdata'));
+    try {
+      const { rows } = await db.query<{ code: string; status: string; rooms: number }>(
+        'SELECT code, status, rooms FROM reservations',
+      );
+      const stored = new Map(rows.map((r) => [r.code, r]));
+      for (const r of confirmed) {
+        assert.ok(stored.has(r.code), `reservation ${r.code} answered 201 before the kill is stored`);
+        assert.equal(stored.get(r.code)?.rooms, r.rooms);
+      }
+      // Inventory equals the rooms of the confirmed reservations, night by night (no half-applied booking).
+      const { rows: mismatches } = await db.query(
+        `WITH held AS (
+           SELECT r.hotel_id, r.room_type_id, n::date AS night, sum(r.rooms)::int AS rooms
+           FROM reservations r, generate_series(r.check_in, r.check_out - 1, interval '1 day') AS n
+           WHERE r.status = 'confirmed' GROUP BY 1, 2, 3)
+         SELECT coalesce(i.room_type_id, h.room_type_id) AS room_type_id, coalesce(i.night, h.night) AS night,
+                coalesce(i.sold, 0) AS sold, coalesce(h.rooms, 0) AS held
+         FROM inventory i FULL JOIN held h
+           ON h.hotel_id = i.hotel_id AND h.room_type_id = i.room_type_id AND h.night = i.night
+         WHERE coalesce(i.sold, 0) <> coalesce(h.rooms, 0)`,
+      );
+      assert.deepEqual(mismatches, [], 'inventory sold = confirmed rooms per night');
+      const { rows: counts } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM reservations WHERE status = 'confirmed'`,
+      );
+      assert.ok((counts[0]?.n ?? 0) >= confirmed.length - Math.ceil(confirmed.length / 8));
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,296 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { errorHandler } from '../../src/infra/http/error-handler.ts';
+import { loadShedding } from '../../src/infra/http/load-shedding.ts';
+import { daysFromNow, makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+const SEARCH = '/api/v1/booking/availability/search';
+const ORIGIN = 'https://frontdesk.example';
+
+async function book(t: TestApp, hotelId: string) {
+  const quote = await t.inject({
+    method: 'POST',
+    url: '/api/v1/booking/quote',
+    payload: {
+      hotelId,
+      checkIn: daysFromNow(40),
+      checkOut: daysFromNow(42),
+      adults: 2,
+      roomTypeId: 'double',
+      ratePlanId: 'flex',
+    },
+  });
+  assert.equal(quote.statusCode, 201, quote.body);
+  const created = await t.inject({
+    method: 'POST',
+    url: '/api/v1/booking/reservations',
+    payload: {
+      quoteId: quote.json().id,
+      guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+    },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  return created.json() as { id: string; accessToken: string };
+}
+
+describe('security headers (helmet)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ hotels: [makeHotel()], env: { LOG_LEVEL: 'silent' } });
+  });
+  after(() => t.close());
+
+  it('are on JSON answers and on problem+json errors alike', async () => {
+    for (const res of [
+      await t.inject({ method: 'GET', url: '/healthz' }),
+      await t.inject({ method: 'POST', url: SEARCH, payload: {} }),
+      await t.inject({ method: 'GET', url: '/nowhere' }),
+    ]) {
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.equal(res.headers['referrer-policy'], 'no-referrer');
+      assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/);
+      assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
+      assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
+      assert.ok(res.headers['x-frame-options']);
+      assert.equal(res.headers['x-powered-by'], undefined);
+    }
+  });
+
+  it('gives /docs a policy the Scalar reference can render under', async () => {
+    const res = await t.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(res.statusCode, 200);
+    const csp = String(res.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self' 'unsafe-inline'/, 'its bundle and inline bootstrap run');
+    assert.match(csp, /connect-src 'self'/, 'it fetches the OpenAPI document');
+    assert.match(csp, /style-src 'self' 'unsafe-inline'/);
+    const script = /<script src="([^"]+)"/.exec(res.body)?.[1];
+    assert.ok(script && !/^https?:/.test(script), 'the bundle is served from this origin');
+    const bundle = await t.inject({ method: 'GET', url: `/docs/${script}` });
+    assert.equal(bundle.statusCode, 200);
+  });
+});
+
+describe('CORS', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({
+      hotels: [makeHotel()],
+      env: { CORS_ORIGINS: `${ORIGIN}, https://other.example`, LOG_LEVEL: 'silent' },
+    });
+  });
+  after(() => t.close());
+
+  const preflight = (app: TestApp, origin: string) =>
+    app.inject({
+      method: 'OPTIONS',
+      url: SEARCH,
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, idempotency-key',
+      },
+    });
+
+  it('answers a preflight from an allowed origin', async () => {
+    const res = await preflight(t, ORIGIN);
+    assert.ok(res.statusCode === 204 || res.statusCode === 200);
+    assert.equal(res.headers['access-control-allow-origin'], ORIGIN);
+    assert.match(String(res.headers['access-control-allow-methods']), /POST/);
+    assert.match(String(res.headers['access-control-allow-headers']), /Idempotency-Key/i);
+  });
+
+  it('exposes ETag, X-Request-Id, Idempotent-Replayed, Retry-After and RateLimit-* to the allowed origin', async () => {
+    const res = await t.inject({ method: 'POST', url: SEARCH, headers: { origin: ORIGIN }, payload: {} });
+    assert.equal(res.headers['access-control-allow-origin'], ORIGIN);
+    const exposed = String(res.headers['access-control-expose-headers']).toLowerCase();
+    for (const name of [
+      'etag',
+      'x-request-id',
+      'idempotent-replayed',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ]) {
+      assert.ok(exposed.includes(name), `${name} is exposed`);
+    }
+  });
+
+  it('sends no CORS header to another origin', async () => {
+    const res = await preflight(t, 'https://evil.example');
+    assert.equal(res.headers['access-control-allow-origin'], undefined);
+    const simple = await t.inject({
+      method: 'POST',
+      url: SEARCH,
+      headers: { origin: 'https://evil.example' },
+      payload: {},
+    });
+    assert.equal(simple.headers['access-control-allow-origin'], undefined);
+  });
+
+  it('sends no CORS header at all when CORS_ORIGINS is unset', async () => {
+    const plain = await startTestApp({ hotels: [makeHotel()], env: { LOG_LEVEL: 'silent' } });
+    try {
+      const res = await preflight(plain, ORIGIN);
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
+      assert.ok(res.statusCode >= 400 && res.statusCode < 500);
+      const simple = await plain.inject({
+        method: 'POST',
+        url: SEARCH,
+        headers: { origin: ORIGIN },
+        payload: {},
+      });
+      assert.equal(simple.headers['access-control-allow-origin'], undefined);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('GET /metrics', () => {
+  let t: TestApp;
+  let hotelId: string;
+  before(async () => {
+    const hotel = makeHotel();
+    hotelId = hotel.id;
+    t = await startTestApp({ hotels: [hotel], env: { LOG_LEVEL: 'silent' } });
+  });
+  after(() => t.close());
+
+  const scrape = async () => {
+    const res = await t.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/plain/);
+    return res.body;
+  };
+  const value = (body: string, series: string) => {
+    const line = body.split('\n').find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+
+  it('exposes request rate and latency per route pattern, never the raw URL', async () => {
+    const { id, accessToken } = await book(t, hotelId);
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/booking/reservations/${id}/cancel`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    const body = await scrape();
+    assert.match(
+      body,
+      /http_requests_total\{method="POST",route="\/api\/v1\/booking\/reservations\/:reservation\/cancel",status_code="200"\} 1/,
+    );
+    assert.match(
+      body,
+      /http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/booking\/quote",status_code="201"\}/,
+    );
+    assert.ok(!body.includes(id), 'no reservation code in any label');
+    assert.ok(!body.includes(accessToken), 'no token in any label');
+    await t.inject({ method: 'GET', url: `/totally/unknown/${'x'.repeat(20)}` });
+    assert.match(await scrape(), /route="unmatched"/);
+  });
+
+  it('counts reservations created and cancelled (a repeated cancel once), and names check-ins completed', async () => {
+    const before = await scrape();
+    const created = `innkeep_reservations_created_total{hotel="${hotelId}"}`;
+    const cancelled = `innkeep_reservations_cancelled_total{hotel="${hotelId}"}`;
+    const { id, accessToken } = await book(t, hotelId);
+    for (let i = 0; i < 2; i++) {
+      const res = await t.inject({
+        method: 'POST',
+        url: `/api/v1/booking/reservations/${id}/cancel`,
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      assert.equal(res.statusCode, 200);
+    }
+    const body = await scrape();
+    assert.equal(value(body, created), value(before, created) + 1);
+    assert.equal(value(body, cancelled), value(before, cancelled) + 1);
+    assert.match(body, /# TYPE innkeep_checkins_completed_total counter/);
+  });
+
+  it('exposes database pool usage and process metrics', async () => {
+    const body = await scrape();
+    for (const state of ['total', 'idle', 'waiting']) {
+      assert.match(body, new RegExp(`innkeep_db_pool_connections\\{state="${state}"\\} \\d+`));
+    }
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
+      assert.match(body, new RegExp(`^${name}`, 'm'), name);
+    }
+  });
+
+  it('is kept out of the OpenAPI document', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    assert.equal(doc.paths['/metrics'], undefined);
+  });
+});
+
+describe('load shedding', () => {
+  it('answers 503 service_unavailable with Retry-After while the database pool queue is long', async () => {
+    const stats = { total: 10, idle: 0, waiting: 0 };
+    const app = Fastify();
+    await app.register(errorHandler);
+    await app.register(loadShedding, {
+      db: { poolStats: () => stats },
+      maxEventLoopDelayMs: 0,
+      maxDbQueue: 5,
+    });
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    app.post('/work', async () => ({ done: true }));
+    try {
+      assert.equal((await app.inject({ method: 'POST', url: '/work' })).statusCode, 200);
+      stats.waiting = 5;
+      const shed = await app.inject({ method: 'POST', url: '/work' });
+      assert.equal(shed.statusCode, 503);
+      assert.match(String(shed.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(shed.json().code, 'service_unavailable');
+      assert.ok(Number(shed.headers['retry-after']) > 0);
+      assert.equal(
+        (await app.inject({ method: 'GET', url: '/healthz' })).statusCode,
+        200,
+        'liveness is never shed',
+      );
+      stats.waiting = 0;
+      assert.equal((await app.inject({ method: 'POST', url: '/work' })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 service_unavailable with Retry-After while the event loop lags, sample after sample', async () => {
+    const t = await startTestApp({
+      hotels: [makeHotel()],
+      env: { LOG_LEVEL: 'silent', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '20' },
+    });
+    try {
+      await t.app.ready();
+      assert.equal(t.app.loadStatus().overloaded, false, 'starting up is not overload');
+      assert.notEqual((await t.inject({ method: 'POST', url: SEARCH, payload: {} })).statusCode, 503);
+      // Keep the loop late in slices until the sampler has seen it late twice in a row (bounded).
+      for (let i = 0; i < 100 && !t.app.loadStatus().overloaded; i++) {
+        const until = Date.now() + 150;
+        while (Date.now() < until) {}
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.ok(t.app.loadStatus().overloaded, 'the sampler saw the lag');
+      const shed = await t.inject({ method: 'POST', url: SEARCH, payload: {} });
+      assert.equal(shed.statusCode, 503);
+      assert.match(String(shed.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(shed.json().code, 'service_unavailable');
+      assert.ok(Number(shed.headers['retry-after']) > 0);
+      assert.equal(
+        (await t.inject({ method: 'GET', url: '/healthz' })).statusCode,
+        200,
+        'liveness is never shed',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
