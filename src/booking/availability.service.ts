@@ -1,7 +1,7 @@
 import type { AppContext } from '../app.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
+import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
 import { inventoryRepository } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
@@ -13,7 +13,12 @@ import { type StayInput, unknownHotel, validateStay } from './stay-validation.ts
 type BookingContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
 
 export function withDefaults<T extends { children?: number[]; rooms?: number; services?: string[] }>(req: T) {
-  return { ...req, children: req.children ?? [], rooms: req.rooms ?? 1, services: [...new Set(req.services ?? [])] };
+  return {
+    ...req,
+    children: req.children ?? [],
+    rooms: req.rooms ?? 1,
+    services: [...new Set(req.services ?? [])],
+  };
 }
 
 export function hotelOrFail(ctx: BookingContext, hotelId: string): Hotel {
@@ -30,7 +35,14 @@ export async function evaluate(
   today: string,
   only?: { roomTypeId: string; ratePlanId: string },
 ): Promise<StayEvaluation> {
-  const left = await inventoryRepository.leastLeft(ctx.db, hotel.id, stay.checkIn, stay.checkOut);
+  const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
+  const left = await inventoryRepository.leastLeft(
+    ctx.db,
+    hotel.id,
+    stay.checkIn,
+    stay.checkOut,
+    roomTypeIds,
+  );
   const counts = new Map(hotel.roomTypes.map((r) => [r.id, r.count]));
   return evaluateStay(
     hotel,
@@ -67,7 +79,9 @@ export function noOfferError(unavailable: Unavailable[]): AppError {
   });
   const restricted = unavailable.find((u) => u.reason === 'restricted');
   if (restricted) {
-    return new AppError('restriction_window', restricted.restriction?.message ?? restricted.message, { errors });
+    return new AppError('restriction_window', restricted.restriction?.message ?? restricted.message, {
+      errors,
+    });
   }
   const detail =
     unavailable.length === 1 && unavailable[0]
@@ -80,7 +94,8 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
   const req = withDefaults(body);
   const hotel = hotelOrFail(ctx, req.hotelId);
   const today = hotelToday(hotel.timezone, ctx.clock.now());
-  validateStay(hotel, req, today);
+  // Error paths point into the body as sent: services are checked before repeated ids merge.
+  validateStay(hotel, { ...req, services: body.services ?? [] }, today);
   const { offers, unavailable } = await evaluate(ctx, hotel, req, today);
   if (offers.length === 0) throw noOfferError(unavailable);
   return {
@@ -94,7 +109,12 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
     services: req.services,
     offers: offers.map((o) => ({
       roomType: { id: o.roomType.id, name: o.roomType.name, maxOccupancy: o.roomType.maxOccupancy },
-      ratePlan: { id: o.ratePlan.id, name: o.ratePlan.name, refundable: o.ratePlan.refundable, prepayment: o.ratePlan.prepayment },
+      ratePlan: {
+        id: o.ratePlan.id,
+        name: o.ratePlan.name,
+        refundable: o.ratePlan.refundable,
+        prepayment: o.ratePlan.prepayment,
+      },
       available: o.available,
       nightly: o.price.nightly,
       total: o.price.total,
@@ -110,14 +130,15 @@ export async function createQuote(ctx: BookingContext, body: QuoteRequest): Prom
   const hotel = hotelOrFail(ctx, req.hotelId);
   const now = ctx.clock.now();
   const today = hotelToday(hotel.timezone, now);
-  validateStay(hotel, req, today);
+  validateStay(hotel, { ...req, services: body.services ?? [] }, today);
   const { offers, unavailable } = await evaluate(ctx, hotel, req, today, {
     roomTypeId: req.roomTypeId,
     ratePlanId: req.ratePlanId,
   });
   const offer = offers[0];
   if (!offer) throw noOfferError(unavailable);
-  const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
+  // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.
+  const expiresAt = new Date(Math.ceil(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
   const quote: QuoteResponse = {
     id: randomToken('q_', 16),
     expiresAt: toRfc3339(expiresAt),
@@ -141,6 +162,10 @@ export async function createQuote(ctx: BookingContext, body: QuoteRequest): Prom
     includedTaxes: offer.price.includedTaxes,
     cancellationPolicy: offer.price.cancellationPolicy,
   };
-  await quoteRepository.insert(ctx.db, { ...quote, nightly: offer.price.nightly } as QuoteResponse, expiresAt);
+  await quoteRepository.insert(
+    ctx.db,
+    { ...quote, nightly: offer.price.nightly } as QuoteResponse,
+    expiresAt,
+  );
   return quote;
 }

@@ -15,19 +15,25 @@ import {
   SearchRequest,
   SearchResponse,
 } from './booking.schemas.ts';
-import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
 import { cancelReservation, createReservation, modifyReservation } from './reservation.service.ts';
 import { etagOf, reservationView } from './reservation.view.ts';
+import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'makes a retry safe: same key + same body replays the first response for 24 h' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'makes a retry safe: same key + same body replays the first response for 24 h',
+    }),
   ),
 });
 const AuthHeaders = Type.Object({
   ...IdempotencyHeaders.properties,
   authorization: Type.Optional(Type.String({ description: 'Bearer rat_… (the reservation access token)' })),
-  'if-match': Type.Optional(Type.String({ description: 'ETag of the version you read; a stale one answers 412' })),
+  'if-match': Type.Optional(
+    Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),
+  ),
 });
 const security = [{ reservationToken: [] }];
 
@@ -44,7 +50,17 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'One offer per bookable (room type, rate plan). Room types with no offer are listed in `unavailable` with the first reason of occupancy, restricted, sold_out. With no offer at all: 422 `restriction_window` if any room type is restricted, else 409 `no_availability`.',
         headers: IdempotencyHeaders,
         body: SearchRequest,
-        response: { 200: SearchResponse, ...problemResponses('no_availability', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large') },
+        response: {
+          200: SearchResponse,
+          ...problemResponses(
+            'no_availability',
+            'restriction_window',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
+        },
       },
     },
     async (request) => searchAvailability(ctx, request.body),
@@ -57,10 +73,21 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         operationId: 'createQuote',
         tags: ['booking'],
         summary: 'Price one room type and rate plan, locking the price',
-        description: 'The quote locks the price until `expiresAt` (QUOTE_TTL_SECONDS, default 15 minutes). It does not hold rooms. `total` is the sum of `lines`.',
+        description:
+          'The quote locks the price until `expiresAt` (QUOTE_TTL_SECONDS, default 15 minutes). It does not hold rooms. `total` is the sum of `lines`.',
         headers: IdempotencyHeaders,
         body: QuoteRequest,
-        response: { 201: QuoteResponse, ...problemResponses('no_availability', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large') },
+        response: {
+          201: QuoteResponse,
+          ...problemResponses(
+            'no_availability',
+            'restriction_window',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await createQuote(ctx, request.body)),
@@ -79,7 +106,18 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         body: ReservationRequest,
         response: {
           201: CreatedReservation,
-          ...problemResponses('payment_required', 'payment_failed', 'no_availability', 'quote_already_used', 'quote_expired', 'restriction_window', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+          ...problemResponses(
+            'payment_required',
+            'payment_failed',
+            'no_availability',
+            'quote_already_used',
+            'quote_expired',
+            'restriction_window',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
         },
       },
     },
@@ -108,14 +146,36 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         body: ModifyRequest,
         response: {
           200: Reservation,
-          ...problemResponses('unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'reservation_cancelled', 'not_modifiable', 'no_availability', 'restriction_window', 'payment_required', 'payment_failed', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+          ...problemResponses(
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'precondition_failed',
+            'reservation_cancelled',
+            'not_modifiable',
+            'no_availability',
+            'restriction_window',
+            'payment_required',
+            'payment_failed',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
         },
       },
     },
     async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
       const code = reservationCodeOrNotFound(request.params.reservation);
-      const row = await modifyReservation(ctx, request.log, code, token, request.headers['if-match'], request.body);
+      const row = await modifyReservation(
+        ctx,
+        request.log,
+        code,
+        token,
+        request.headers['if-match'],
+        request.body,
+      );
       return reply.header('etag', etagOf(row)).send(reservationView(row));
     },
   );
@@ -135,7 +195,16 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         body: CancelRequest,
         response: {
           200: Reservation,
-          ...problemResponses('unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'idempotency_key_reused', 'idempotency_in_progress', 'unsupported_media_type', 'payload_too_large'),
+          ...problemResponses(
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'precondition_failed',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
         },
       },
       // The body is optional: no body means no reason.
@@ -146,7 +215,14 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
       const code = reservationCodeOrNotFound(request.params.reservation);
-      const row = await cancelReservation(ctx, request.log, code, token, request.headers['if-match'], request.body);
+      const row = await cancelReservation(
+        ctx,
+        request.log,
+        code,
+        token,
+        request.headers['if-match'],
+        request.body,
+      );
       return reply.header('etag', etagOf(row)).send(reservationView(row));
     },
   );

@@ -11,14 +11,31 @@ export const Money = Type.Object(
 );
 const MoneyRef = Type.Ref(Money);
 
-const CalendarDate = Type.String({ format: 'date', description: 'hotel-local date YYYY-MM-DD', examples: ['2027-03-01'] });
-const Instant = Type.String({ format: 'date-time', description: 'RFC 3339 UTC instant', examples: ['2027-02-27T00:00:00Z'] });
+const CalendarDate = Type.String({
+  format: 'date',
+  description: 'hotel-local date YYYY-MM-DD',
+  examples: ['2027-03-01'],
+});
+const Instant = Type.String({
+  format: 'date-time',
+  description: 'RFC 3339 UTC instant',
+  examples: ['2027-02-27T00:00:00Z'],
+});
 const CatalogId = Type.String({ minLength: 1, maxLength: 64 });
 
 const stayFields = {
-  hotelId: Type.String({ minLength: 1, maxLength: 64, description: 'catalogue hotel id', examples: ['harbour-view'] }),
+  hotelId: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'catalogue hotel id',
+    examples: ['harbour-view'],
+  }),
   checkIn: CalendarDate,
-  checkOut: Type.String({ format: 'date', description: 'hotel-local date, after checkIn', examples: ['2027-03-04'] }),
+  checkOut: Type.String({
+    format: 'date',
+    description: 'hotel-local date, after checkIn',
+    examples: ['2027-03-04'],
+  }),
   adults: Type.Integer({ minimum: 1, maximum: 100, examples: [2] }),
   children: Type.Optional(
     Type.Array(Type.Integer({ minimum: 0, maximum: 17 }), {
@@ -30,14 +47,27 @@ const stayFields = {
   ),
   rooms: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 1, examples: [1] })),
   services: Type.Optional(
-    Type.Array(CatalogId, { maxItems: 50, default: [], description: 'service ids', examples: [['breakfast']] }),
+    Type.Array(CatalogId, {
+      maxItems: 50,
+      default: [],
+      description: 'service ids',
+      examples: [['breakfast']],
+    }),
   ),
 };
 
 export const SearchRequest = Type.Object(stayFields, {
   additionalProperties: false,
   examples: [
-    { hotelId: 'harbour-view', checkIn: '2027-03-01', checkOut: '2027-03-04', adults: 2, children: [7], rooms: 1, services: ['breakfast'] },
+    {
+      hotelId: 'harbour-view',
+      checkIn: '2027-03-01',
+      checkOut: '2027-03-04',
+      adults: 2,
+      children: [7],
+      rooms: 1,
+      services: ['breakfast'],
+    },
   ],
 });
 export type SearchRequest = Static<typeof SearchRequest>;
@@ -82,7 +112,14 @@ export const Guest = Type.Object(
 export type Guest = Static<typeof Guest>;
 
 const PaymentInput = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 255, description: 'payment provider token', examples: ['tok_visa'] }) },
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'payment provider token',
+      examples: ['tok_visa'],
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -109,8 +146,16 @@ export const ModifyRequest = Type.Object(
     ratePlanId: Type.Optional(CatalogId),
     guest: Type.Optional(
       Type.Object(
-        { firstName: Type.Optional(Name), lastName: Type.Optional(Name), email: Type.Optional(Email), phone: Type.Optional(Type.Union([Phone, Type.Null()])) },
-        { additionalProperties: false, description: 'partial: only the given fields change; phone null removes it' },
+        {
+          firstName: Type.Optional(Name),
+          lastName: Type.Optional(Name),
+          email: Type.Optional(Email),
+          phone: Type.Optional(Type.Union([Phone, Type.Null()])),
+        },
+        {
+          additionalProperties: false,
+          description: 'partial: only the given fields change; phone null removes it',
+        },
       ),
     ),
     specialRequests: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
@@ -127,7 +172,12 @@ export const CancelRequest = Type.Object(
 export type CancelRequest = Static<typeof CancelRequest>;
 
 export const ReservationParams = Type.Object({
-  reservation: Type.String({ minLength: 1, maxLength: 32, description: 'confirmation code', examples: ['R7K3M9Q2X'] }),
+  reservation: Type.String({
+    minLength: 1,
+    maxLength: 32,
+    description: 'confirmation code',
+    examples: ['R7K3M9Q2X'],
+  }),
 });
 
 const RoomTypeRef = Type.Object({ id: Type.String(), name: Type.String() });
@@ -169,8 +219,8 @@ const IncludedTax = Type.Object({ code: Type.String(), name: Type.String(), amou
 const RestrictionDetails = {
   rule: Type.Optional(
     Type.Union(
-      ['stop_sell', 'closed_to_arrival', 'closed_to_departure', 'min_stay', 'max_stay', 'booking_window'].map((r) =>
-        Type.Literal(r),
+      ['stop_sell', 'closed_to_arrival', 'closed_to_departure', 'min_stay', 'max_stay', 'booking_window'].map(
+        (r) => Type.Literal(r),
       ),
     ),
   ),
@@ -185,7 +235,12 @@ const RestrictionDetails = {
 };
 
 export const SearchResponse = Type.Object({
-  hotel: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String(), currency: Type.String() }),
+  hotel: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    timezone: Type.String(),
+    currency: Type.String(),
+  }),
   checkIn: CalendarDate,
   checkOut: CalendarDate,
   nights: Type.Integer(),
@@ -289,7 +344,8 @@ export type Reservation = Static<typeof Reservation>;
 export const CreatedReservation = Type.Object({
   ...reservationFields,
   accessToken: Type.String({
-    description: 'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
+    description:
+      'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
     examples: ['rat_…'],
   }),
 });

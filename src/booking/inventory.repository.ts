@@ -28,16 +28,29 @@ function perNight(changes: InventoryChange[]) {
   }
   return [...deltas.values()]
     .filter((d) => d.delta !== 0)
-    .sort((a, b) => (a.roomTypeId === b.roomTypeId ? (a.night < b.night ? -1 : 1) : a.roomTypeId < b.roomTypeId ? -1 : 1));
+    .sort((a, b) =>
+      a.roomTypeId === b.roomTypeId ? (a.night < b.night ? -1 : 1) : a.roomTypeId < b.roomTypeId ? -1 : 1,
+    );
 }
 
 export const inventoryRepository = {
-  /** Fewest rooms left over the nights [checkIn, checkOut) per room type that has sold any. */
-  async leastLeft(db: Executor, hotelId: string, checkIn: string, checkOut: string): Promise<Map<string, number>> {
+  /**
+   * Fewest rooms left over the nights [checkIn, checkOut) per room type (of `roomTypeIds`) that has
+   * sold any. Naming the room types makes each one a range scan of the primary key
+   * (hotel, room type, night) over the stay's nights only, however many nights the hotel has sold.
+   */
+  async leastLeft(
+    db: Executor,
+    hotelId: string,
+    checkIn: string,
+    checkOut: string,
+    roomTypeIds: readonly string[],
+  ): Promise<Map<string, number>> {
     const { rows } = await db.query<{ room_type_id: string; left: number }>(
       `SELECT room_type_id, min(total - sold)::int AS left FROM inventory
-       WHERE hotel_id = $1 AND night >= $2 AND night < $3 GROUP BY room_type_id`,
-      [hotelId, checkIn, checkOut],
+       WHERE hotel_id = $1 AND room_type_id = ANY($4::text[]) AND night >= $2 AND night < $3
+       GROUP BY room_type_id`,
+      [hotelId, checkIn, checkOut, roomTypeIds],
     );
     return new Map(rows.map((r) => [r.room_type_id, r.left]));
   },
@@ -68,7 +81,7 @@ export const inventoryRepository = {
        JOIN unnest($2::text[], $3::date[]) AS t(room_type_id, night)
          ON i.room_type_id = t.room_type_id AND i.night = t.night
        WHERE i.hotel_id = $1
-       ORDER BY i.room_type_id, i.night
+       ORDER BY i.room_type_id COLLATE "C", i.night
        FOR UPDATE OF i`,
       [hotelId, types, nights],
     );

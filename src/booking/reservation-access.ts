@@ -1,14 +1,18 @@
-import { AppError } from '../infra/http/problems.ts';
 import { hashSecret, normalizeConfirmationCode, sameHash } from '../infra/crypto/tokens.ts';
+import { AppError } from '../infra/http/problems.ts';
 import type { ReservationRow } from './reservation.repository.ts';
 
 /** The bearer token from an Authorization header, or a 401 that says how to authenticate. */
 export function bearerToken(header: string | undefined): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match?.[1]) {
-    throw new AppError('unauthorized', 'Send the reservation access token as "Authorization: Bearer rat_…".', {
-      headers: { 'www-authenticate': 'Bearer realm="innkeep"' },
-    });
+    throw new AppError(
+      'unauthorized',
+      'Send the reservation access token as "Authorization: Bearer rat_…".',
+      {
+        headers: { 'www-authenticate': 'Bearer realm="innkeep"' },
+      },
+    );
   }
   return match[1];
 }

@@ -145,7 +145,11 @@ export const reservationRepository = {
   },
 
   /** `forUpdate` locks the row for the rest of the transaction: modifications serialise per reservation. */
-  async findByCode(db: Executor, code: string, options: { forUpdate?: boolean } = {}): Promise<ReservationRow | null> {
+  async findByCode(
+    db: Executor,
+    code: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<ReservationRow | null> {
     const { rows } = await db.query(
       `SELECT ${COLUMNS} FROM reservations WHERE code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [code],
@@ -198,7 +202,17 @@ export const reservationRepository = {
     await tx.query(
       `INSERT INTO payments (reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand, last4)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [p.reservationId, p.kind, p.purpose, p.amount, p.currency, p.provider, p.providerRef, p.brand ?? null, p.last4 ?? null],
+      [
+        p.reservationId,
+        p.kind,
+        p.purpose,
+        p.amount,
+        p.currency,
+        p.provider,
+        p.providerRef,
+        p.brand ?? null,
+        p.last4 ?? null,
+      ],
     );
   },
 

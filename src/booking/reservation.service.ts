@@ -1,26 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { sqlState } from '../infra/db/database.ts';
-import type { Executor } from '../infra/db/database.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
+import type { Executor } from '../infra/db/database.ts';
+import { sqlState } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
+import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import { assertUsableToken, type Payer, transactionWithPayments } from '../payments/payment-ledger.ts';
 import { hotelOrFail, noOfferError } from './availability.service.ts';
-import { evaluateStay } from './rules/availability.ts';
 import type { CancelRequest, ModifyRequest, QuoteResponse, ReservationRequest } from './booking.schemas.ts';
 import { inventoryRepository, type NightShortage } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
-import { assertTokenGrants, assertVersion, notFound } from './reservation-access.ts';
 import {
   type PaymentStatus,
   type ReservationRow,
   reservationRepository as reservations,
   type StoredStay,
 } from './reservation.repository.ts';
+import { assertTokenGrants, assertVersion, notFound } from './reservation-access.ts';
+import { evaluateStay } from './rules/availability.ts';
 import { cancellationCharge } from './rules/cancellation.ts';
 import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
-import type { StayPrice } from './rules/pricing.ts';
+import { type StayPrice, sellsRoomType } from './rules/pricing.ts';
 import { findRestriction } from './rules/restrictions.ts';
 import { validateStay } from './stay-validation.ts';
 
@@ -32,7 +33,9 @@ function shortageError(hotel: Hotel, shortages: NightShortage[]): AppError {
   const name = hotel.roomTypes.find((r) => r.id === first.roomTypeId)?.name ?? first.roomTypeId;
   return new AppError(
     'no_availability',
-    `Only ${first.left} ${name} ${first.left === 1 ? 'room is' : 'rooms are'} left for ${first.night}.`,
+    first.left === 0
+      ? `No ${name} is left for ${first.night}.`
+      : `Only ${first.left} ${name} ${first.left === 1 ? 'is' : 'are'} left for ${first.night}.`,
     {
       errors: [
         {
@@ -43,6 +46,13 @@ function shortageError(hotel: Hotel, shortages: NightShortage[]): AppError {
         },
       ],
     },
+  );
+}
+
+function quoteAlreadyUsed(): AppError {
+  return new AppError(
+    'quote_already_used',
+    'This quote already became a reservation; retry with the same Idempotency-Key to get it again.',
   );
 }
 
@@ -71,7 +81,15 @@ function stayFromPrice(
   };
 }
 
-async function recordCharge(tx: Executor, ctx: Ctx, row: ReservationRow, payer: Payer, token: string, amount: number, purpose: 'booking' | 'modification') {
+async function recordCharge(
+  tx: Executor,
+  ctx: Ctx,
+  row: ReservationRow,
+  payer: Payer,
+  token: string,
+  amount: number,
+  purpose: 'booking' | 'modification',
+) {
   const charge = await payer.charge(amount, row.currency, token, `${row.code}/${purpose}`);
   await reservations.recordPayment(tx, {
     reservationId: row.id,
@@ -86,7 +104,14 @@ async function recordCharge(tx: Executor, ctx: Ctx, row: ReservationRow, payer: 
   });
 }
 
-async function recordRefund(tx: Executor, ctx: Ctx, row: ReservationRow, payer: Payer, amount: number, purpose: 'modification' | 'cancellation') {
+async function recordRefund(
+  tx: Executor,
+  ctx: Ctx,
+  row: ReservationRow,
+  payer: Payer,
+  amount: number,
+  purpose: 'modification' | 'cancellation',
+) {
   payer.refund(amount, row.currency, `${row.code}/${purpose}`);
   await reservations.recordPayment(tx, {
     reservationId: row.id,
@@ -108,24 +133,41 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
   const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
-  if (await quoteRepository.isUsed(ctx.db, body.quoteId)) {
-    throw new AppError('quote_already_used', 'This quote already became a reservation; retry with the same Idempotency-Key to get it again.');
-  }
+  if (await quoteRepository.isUsed(ctx.db, body.quoteId)) throw quoteAlreadyUsed();
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
   const hotel = hotelOrFail(ctx, quote.hotelId);
+  // The catalogue may have withdrawn the room type or rate plan since the quote: nothing left to sell.
+  const plan = hotel.ratePlans.find((p) => p.id === quote.ratePlan.id);
+  if (
+    !plan ||
+    !sellsRoomType(plan, quote.roomType.id) ||
+    !hotel.roomTypes.some((r) => r.id === quote.roomType.id)
+  ) {
+    const message = `The ${quote.roomType.name} is no longer sold under the ${quote.ratePlan.name} rate; ask for a new quote.`;
+    throw new AppError('no_availability', message, {
+      errors: [{ roomTypeId: quote.roomType.id, reason: 'sold_out', message }],
+    });
+  }
   const prepaid = quote.ratePlan.prepayment === 'full';
   if (prepaid && !body.payment) {
-    throw new AppError('payment_required', `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`);
+    throw new AppError(
+      'payment_required',
+      `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
+    );
   }
   if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
 
   // Restrictions may have changed since the quote (catalogue reload); the price stays locked.
   const today = hotelToday(hotel.timezone, now);
-  const violation = hotel.roomTypes.some((r) => r.id === quote.roomType.id)
-    ? findRestriction(hotel, { roomTypeId: quote.roomType.id, ratePlanId: quote.ratePlan.id, checkIn: quote.checkIn, checkOut: quote.checkOut, today })
-    : null;
+  const violation = findRestriction(hotel, {
+    roomTypeId: quote.roomType.id,
+    ratePlanId: quote.ratePlan.id,
+    checkIn: quote.checkIn,
+    checkOut: quote.checkOut,
+    today,
+  });
   if (violation) {
     throw new AppError('restriction_window', violation.message, {
       errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
@@ -138,7 +180,12 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
     const shortages = await inventoryRepository.apply(tx, hotel.id, [
       { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
     ]);
-    if (shortages.length > 0) throw shortageError(hotel, shortages);
+    if (shortages.length > 0) {
+      // A concurrent request with the same quote may have just taken the last rooms (it committed
+      // while this one waited for the night locks): that is a used quote, not a sold-out stay.
+      if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
+      throw shortageError(hotel, shortages);
+    }
     let created: ReservationRow;
     try {
       created = await reservations.insert(tx, {
@@ -156,8 +203,11 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
       });
     } catch (error) {
       // A concurrent request with the same quote committed first: the unique quote_id decides.
-      if (sqlState(error) === '23505' && /quote_id/.test(String((error as { constraint?: string }).constraint ?? (error as Error).message))) {
-        throw new AppError('quote_already_used', 'This quote already became a reservation.');
+      if (
+        sqlState(error) === '23505' &&
+        /quote_id/.test(String((error as { constraint?: string }).constraint ?? (error as Error).message))
+      ) {
+        throw quoteAlreadyUsed();
       }
       throw error;
     }
@@ -168,6 +218,7 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
     }
     return created;
   });
+  domainMetrics.reservationCreated(row.hotelId);
   return { row, accessToken };
 }
 
@@ -180,10 +231,23 @@ async function lockForChange(tx: Executor, code: string, token: string, ifMatch:
   return row;
 }
 
-const STAY_FIELDS = ['checkIn', 'checkOut', 'adults', 'children', 'rooms', 'services', 'roomTypeId', 'ratePlanId'] as const;
+const STAY_FIELDS = [
+  'checkIn',
+  'checkOut',
+  'adults',
+  'children',
+  'rooms',
+  'services',
+  'roomTypeId',
+  'ratePlanId',
+] as const;
 
-function sameList(a: readonly unknown[], b: readonly unknown[]) {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
+/** Services and children ages are sets of facts, not sequences: a new order is not a change. */
+function sameMembers(a: readonly (string | number)[], b: readonly (string | number)[]) {
+  const sorted = (list: readonly (string | number)[]) => [...list].map(String).sort();
+  const x = sorted(a);
+  const y = sorted(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
 }
 
 /**
@@ -229,28 +293,43 @@ export async function modifyReservation(
     const stayChanged = STAY_FIELDS.some((f) => {
       const a = current[f];
       const b = wanted[f];
-      return Array.isArray(a) ? !sameList(a, b as unknown[]) : a !== b;
+      return Array.isArray(a) ? !sameMembers(a, b as (string | number)[]) : a !== b;
     });
     let changed = false;
 
     if (stayChanged) {
       if (!row.stay.ratePlan.refundable) {
-        throw new AppError('not_modifiable', `The ${row.stay.ratePlan.name} rate does not allow changes to the stay.`);
+        throw new AppError(
+          'not_modifiable',
+          `The ${row.stay.ratePlan.name} rate does not allow changes to the stay.`,
+        );
       }
       const hotel = hotelOrFail(ctx, row.hotelId);
       const today = hotelToday(hotel.timezone, now);
       // A guest already in house may still extend: only a moved arrival must be in the future.
-      validateStay(hotel, wanted, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
+      // Services as sent, so that error paths point into the body.
+      const asSent = { ...wanted, services: patch.services ?? wanted.services };
+      validateStay(hotel, asSent, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
-      const { offers, unavailable } = evaluateStay(hotel, { ...wanted, today }, () => Number.POSITIVE_INFINITY, {
-        roomTypeId: wanted.roomTypeId,
-        ratePlanId: wanted.ratePlanId,
-      });
+      const { offers, unavailable } = evaluateStay(
+        hotel,
+        { ...wanted, today },
+        () => Number.POSITIVE_INFINITY,
+        {
+          roomTypeId: wanted.roomTypeId,
+          ratePlanId: wanted.ratePlanId,
+        },
+      );
       const offer = offers[0];
       if (!offer) throw noOfferError(unavailable);
       const shortages = await inventoryRepository.apply(tx, hotel.id, [
         { roomTypeId: row.roomTypeId, checkIn: row.checkIn, checkOut: row.checkOut, rooms: -row.rooms },
-        { roomTypeId: wanted.roomTypeId, checkIn: wanted.checkIn, checkOut: wanted.checkOut, rooms: wanted.rooms },
+        {
+          roomTypeId: wanted.roomTypeId,
+          checkIn: wanted.checkIn,
+          checkOut: wanted.checkOut,
+          rooms: wanted.rooms,
+        },
       ]);
       if (shortages.length > 0) throw shortageError(hotel, shortages);
       next.stay = stayFromPrice(hotel, wanted, wanted.roomTypeId, wanted.ratePlanId, offer.price);
@@ -266,7 +345,10 @@ export async function modifyReservation(
       const difference = next.totalAmount - row.paidAmount;
       if (next.stay.ratePlan.prepayment === 'full' && difference > 0) {
         if (!patch.payment) {
-          throw new AppError('payment_required', `The new stay costs ${difference} more (minor units); send payment.token to pay the difference.`);
+          throw new AppError(
+            'payment_required',
+            `The new stay costs ${difference} more (minor units); send payment.token to pay the difference.`,
+          );
         }
         await recordCharge(tx, ctx, row, payer, patch.payment.token, difference, 'modification');
         next.paidAmount = next.totalAmount;
@@ -309,7 +391,11 @@ export async function cancelReservation(
   body: CancelRequest | undefined,
 ) {
   const now = ctx.clock.now();
-  return transactionWithPayments(ctx, log, async (tx, payer) => {
+  // Set by the attempt that committed (a retried transaction starts over), so a repeated cancel,
+  // which answers the reservation unchanged, is not counted as a cancellation.
+  let cancelledNow = false;
+  const cancelled = await transactionWithPayments(ctx, log, async (tx, payer) => {
+    cancelledNow = false;
     const row = await reservations.findByCode(tx, code, { forUpdate: true });
     if (!row) throw notFound();
     assertTokenGrants(row, token);
@@ -321,13 +407,21 @@ export async function cancelReservation(
       paid: row.paidAmount,
       now,
     });
-    await inventoryRepository.apply(tx, row.hotelId, [
+    const unreleased = await inventoryRepository.apply(tx, row.hotelId, [
       { roomTypeId: row.roomTypeId, checkIn: row.checkIn, checkOut: row.checkOut, rooms: -row.rooms },
     ]);
+    // Cannot happen while every confirmed reservation's rooms are counted in `sold`; if it does, the
+    // guest still cancels and the drift is left for a human rather than silently ignored.
+    if (unreleased.length > 0)
+      log.error(
+        { reservation: row.code, unreleased },
+        'inventory did not hold the rooms released by a cancellation',
+      );
     if (refund > 0) await recordRefund(tx, ctx, row, payer, refund, 'cancellation');
     const paidAfter = row.paidAmount - refund;
     let paymentStatus: PaymentStatus = row.paymentStatus;
     if (refund > 0) paymentStatus = paidAfter === 0 ? 'refunded' : 'partially_refunded';
+    cancelledNow = true;
     return reservations.update(
       tx,
       {
@@ -345,4 +439,6 @@ export async function cancelReservation(
       now,
     );
   });
+  if (cancelledNow) domainMetrics.reservationCancelled(cancelled.hotelId);
+  return cancelled;
 }

@@ -35,7 +35,10 @@ export function validateStay(
     errors.push({ path: '/checkIn', message: `must not be in the past (it is ${today} at the hotel)` });
   }
   if (stay.adults < stay.rooms) {
-    errors.push({ path: '/adults', message: 'must be at least the number of rooms: every room needs an adult' });
+    errors.push({
+      path: '/adults',
+      message: 'must be at least the number of rooms: every room needs an adult',
+    });
   }
   const known = new Set(hotel.services.map((s) => s.id));
   stay.services.forEach((id, i) => {
@@ -48,12 +51,21 @@ export function validateStay(
     const plan = hotel.ratePlans.find((p) => p.id === stay.ratePlanId);
     if (!plan) {
       errors.push({ path: '/ratePlanId', message: `unknown rate plan "${stay.ratePlanId}"` });
-    } else if (stay.roomTypeId !== undefined && !plan.prices[stay.roomTypeId] && hotel.roomTypes.some((r) => r.id === stay.roomTypeId)) {
-      errors.push({ path: '/ratePlanId', message: `rate plan "${plan.id}" does not sell room type "${stay.roomTypeId}"` });
+    } else if (
+      stay.roomTypeId !== undefined &&
+      !plan.prices[stay.roomTypeId] &&
+      hotel.roomTypes.some((r) => r.id === stay.roomTypeId)
+    ) {
+      errors.push({
+        path: '/ratePlanId',
+        message: `rate plan "${plan.id}" does not sell room type "${stay.roomTypeId}"`,
+      });
     }
   }
   if (errors.length > 0) {
-    throw new AppError('validation_error', errors.map((e) => `${e.path} ${e.message}`).join('; '), { errors });
+    throw new AppError('validation_error', errors.map((e) => `${e.path} ${e.message}`).join('; '), {
+      errors,
+    });
   }
 }
 

@@ -27,10 +27,10 @@ export const catalogRepository = {
        ON CONFLICT (hotel_id, id) DO UPDATE SET count = EXCLUDED.count, active = true`,
       [hotel.id, ids, hotel.roomTypes.map((r) => r.count)],
     );
-    await tx.query('UPDATE room_types SET active = false WHERE hotel_id = $1 AND NOT (id = ANY($2::text[]))', [
-      hotel.id,
-      ids,
-    ]);
+    await tx.query(
+      'UPDATE room_types SET active = false WHERE hotel_id = $1 AND NOT (id = ANY($2::text[]))',
+      [hotel.id, ids],
+    );
   },
 
   /** Nights from `fromNight` on where the new count would be below the rooms already sold. */

@@ -1,5 +1,5 @@
+import { addDays, hotelToday } from '../booking/rules/dates.ts';
 import type { Database } from '../infra/db/database.ts';
-import { hotelToday, addDays } from '../booking/rules/dates.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';
 import type { Hotel } from './catalog.schema.ts';
 import { CatalogError } from './catalog.validate.ts';
@@ -20,8 +20,8 @@ export async function applyCatalog(db: Database, hotels: Hotel[], now: Date): Pr
         throw new CatalogError(
           oversold
             .map(
-            (o) =>
-              `hotels/${hotel.id}/roomTypes/${o.room_type_id}/count: ${o.count} is below the ${o.sold} rooms already sold on ${o.night}`,
+              (o) =>
+                `hotels/${hotel.id}/roomTypes/${o.room_type_id}/count: ${o.count} is below the ${o.sold} rooms already sold on ${o.night}`,
             )
             .join('\n'),
         );

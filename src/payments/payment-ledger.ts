@@ -22,7 +22,8 @@ export interface Payer {
 
 /** A client error before anything is attempted: a token the provider can never accept. */
 export function assertUsableToken(ctx: Ctx, token: string, path: string): void {
-  if (!ctx.payments.recognises(token)) throw invalid(path, `"${token}" is not a payment token this provider accepts`);
+  if (!ctx.payments.recognises(token))
+    throw invalid(path, `"${token}" is not a payment token this provider accepts`);
 }
 
 /**
@@ -41,7 +42,12 @@ export async function transactionWithPayments<T>(
   const compensate = async (charges: Charge[]) => {
     for (const c of charges) {
       try {
-        await ctx.payments.refund({ providerRef: c.providerRef, amount: c.amount, currency: c.currency, reference: 'compensation' });
+        await ctx.payments.refund({
+          providerRef: c.providerRef,
+          amount: c.amount,
+          currency: c.currency,
+          reference: 'compensation',
+        });
       } catch (err) {
         // Needs a human: money was taken for something that does not exist.
         log.error({ err, providerRef: c.providerRef, amount: c.amount }, 'compensating refund failed');
@@ -57,10 +63,18 @@ export async function transactionWithPayments<T>(
           const outcome: ChargeResult = await ctx.payments.charge({ amount, currency, token, reference });
           if (!outcome.ok) {
             throw new AppError('payment_failed', `${outcome.message} Nothing was booked or charged.`, {
-              errors: [{ path: '/payment/token', message: outcome.message, declineCode: outcome.declineCode }],
+              errors: [
+                { path: '/payment/token', message: outcome.message, declineCode: outcome.declineCode },
+              ],
             });
           }
-          const charge = { providerRef: outcome.providerRef, amount, currency, brand: outcome.brand, last4: outcome.last4 };
+          const charge = {
+            providerRef: outcome.providerRef,
+            amount,
+            currency,
+            brand: outcome.brand,
+            last4: outcome.last4,
+          };
           attempt.push(charge);
           all.push(charge);
           return charge;
@@ -79,7 +93,10 @@ export async function transactionWithPayments<T>(
       try {
         await ctx.payments.refund({ providerRef: null, ...r });
       } catch (err) {
-        log.error({ err, amount: r.amount, reference: r.reference }, 'refund failed after commit; retry by hand');
+        log.error(
+          { err, amount: r.amount, reference: r.reference },
+          'refund failed after commit; retry by hand',
+        );
       }
     }
     return result;

@@ -16,7 +16,12 @@ export interface PaymentProvider {
   /** False for a token this provider can never accept (a client error, not a decline). */
   recognises(token: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  refund(request: { providerRef: string | null; amount: number; currency: string; reference: string }): Promise<{
+  refund(request: {
+    providerRef: string | null;
+    amount: number;
+    currency: string;
+    reference: string;
+  }): Promise<{
     providerRef: string;
   }>;
 }

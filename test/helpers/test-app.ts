@@ -34,6 +34,7 @@ export interface TestApp {
   config: Config;
   /** Everything the service logged, as raw JSON lines (for the no-secrets-in-logs checks). */
   logs: string[];
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies; assertions type-check each field they use
   inject(options: InjectOptions): Promise<LightMyRequestResponse & { json<T = any>(): T }>;
   close(): Promise<void>;
 }

@@ -12,13 +12,31 @@ const DAY_MS = 86_400_000;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
+/**
+ * Pricing and restrictions turn the same few dates back and forth thousands of times per search
+ * (every night of every room type and rate plan); these pure conversions are remembered. Each
+ * memo is dropped whole when full, so memory stays bounded whatever the inputs.
+ */
+const MEMO_LIMIT = 10_000;
+function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+const midnights = new Map<string, number>();
+const dateStrings = new Map<number, string>();
+const zonedInstants = new Map<string, number>();
+const hotelDates = new Map<string, string>();
+
 function utcMidnight(date: string): number {
+  const known = midnights.get(date);
+  if (known !== undefined) return known;
   if (!isCalendarDate(date)) throw new RangeError(`Not a calendar date: ${date}`);
-  return Date.parse(`${date}T00:00:00Z`);
+  return remember(midnights, date, Date.parse(`${date}T00:00:00Z`));
 }
 
 function fromUtcMidnight(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  return dateStrings.get(ms) ?? remember(dateStrings, ms, new Date(ms).toISOString().slice(0, 10));
 }
 
 /** True only for a real `YYYY-MM-DD` calendar date (rejects 2027-02-30, 2027-13-01, 2027-2-3). */
@@ -60,10 +78,19 @@ export function eachNight(checkIn: string, checkOut: string): string[] {
 
 /** The hotel's calendar date at instant `now`; "today" for the booking window and past-date checks. */
 export function hotelToday(timezone: string, now: Date): string {
-  return Temporal.Instant.fromEpochMilliseconds(now.getTime())
-    .toZonedDateTimeISO(timezone)
-    .toPlainDate()
-    .toString();
+  // Zone offsets are whole minutes, so the date is the same for every instant of one UTC minute.
+  const key = `${timezone} ${Math.floor(now.getTime() / 60_000)}`;
+  return (
+    hotelDates.get(key) ??
+    remember(
+      hotelDates,
+      key,
+      Temporal.Instant.fromEpochMilliseconds(now.getTime())
+        .toZonedDateTimeISO(timezone)
+        .toPlainDate()
+        .toString(),
+    )
+  );
 }
 
 /**
@@ -72,6 +99,9 @@ export function hotelToday(timezone: string, now: Date): string {
  * and a repeated one to its earlier occurrence.
  */
 export function zonedInstant(date: string, time: string, timezone: string): Date {
+  const key = `${date} ${time} ${timezone}`;
+  const known = zonedInstants.get(key);
+  if (known !== undefined) return new Date(known);
   const match = TIME_PATTERN.exec(time);
   if (!match || !isCalendarDate(date)) throw new RangeError(`Not a local date and time: ${date} ${time}`);
   const wallTime = Temporal.PlainDate.from(date).toPlainDateTime({
@@ -79,7 +109,7 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
     minute: Number(match[2]),
   });
   const zoned = wallTime.toZonedDateTime(timezone, { disambiguation: 'compatible' });
-  return new Date(zoned.epochMilliseconds);
+  return new Date(remember(zonedInstants, key, zoned.epochMilliseconds));
 }
 
 /** RFC 3339 UTC at whole seconds (`2027-03-01T14:00:00Z`), the contract's format for instants. */

@@ -32,7 +32,10 @@ export function createEncryptor(key: Buffer): Encryptor {
       const decipher = createDecipheriv('aes-256-gcm', key, iv);
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(ciphertext.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+      return Buffer.concat([
+        decipher.update(ciphertext.subarray(1 + IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]);
     },
   };
 }

@@ -11,11 +11,7 @@ export function confirmationCode(length = 9): string {
 
 /** Reads a code the way Crockford intends: case-insensitive, I/L as 1, O as 0, hyphens ignored. */
 export function normalizeConfirmationCode(input: string): string | null {
-  const code = input
-    .toUpperCase()
-    .replaceAll('-', '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const code = input.toUpperCase().replaceAll('-', '').replace(/[IL]/g, '1').replace(/O/g, '0');
   return /^[0-9A-HJKMNP-TV-Z]{6,16}$/.test(code) ? code : null;
 }
 
