@@ -1,22 +1,31 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
 import { CancellationPolicy, Money, PriceLine } from './booking/booking.schemas.ts';
 import type { CatalogStore } from './catalog/catalog.service.ts';
+import { checkinRoutes } from './checkin/checkin.routes.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import type { Encryptor } from './infra/crypto/encryption.ts';
 import type { Database } from './infra/db/database.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
+import { frameworkErrors } from './infra/http/framework-errors.ts';
 import { healthRoutes } from './infra/http/health.routes.ts';
+import { nulCharacterError } from './infra/http/json-nul.ts';
+import { loadShedding } from './infra/http/load-shedding.ts';
+import { metrics } from './infra/http/metrics.ts';
 import { notFoundHandler } from './infra/http/not-found.ts';
 import { openapi } from './infra/http/openapi.ts';
 import { Problem } from './infra/http/problem-schema.ts';
+import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
+import { security } from './infra/http/security.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
+import { signingRoutes } from './signing/signing.routes.ts';
+import type { SigningKeyStore } from './signing/signing.service.ts';
 
 /** Everything a request may need, built once at start and shared by the features. */
 export interface AppContext {
@@ -26,6 +35,8 @@ export interface AppContext {
   encryptor: Encryptor;
   payments: PaymentProvider;
   clock: Clock;
+  /** Signs check-in sessions; its public keys are the JWKS. */
+  signer: SigningKeyStore;
 }
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
@@ -50,9 +61,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustProxy: ctx.config.trustProxy,
     requestIdHeader: false,
     genReqId: requestIds.generate,
+    frameworkErrors,
     // Timeouts so a slow or stuck client cannot hold a connection forever.
     requestTimeout: 30_000,
-    connectionTimeout: 60_000,
+    connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     ajv: {
@@ -74,15 +86,30 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      const nul = nulCharacterError(body as string, parsed);
+      return nul ? done(nul, undefined) : done(null, parsed);
+    });
   });
   await app.register(requestIds.plugin);
   await app.register(errorHandler);
   await app.register(notFoundHandler);
+  // Hardening before any route: these plugins attach to routes as they are added.
+  await app.register(security, { corsOrigins: ctx.config.corsOrigins });
+  await app.register(loadShedding, {
+    db: ctx.db,
+    maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,
+    maxDbQueue: ctx.config.loadShedMaxDbQueue,
+  });
+  await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
+  await app.register(metrics, { db: ctx.db });
   await app.register(openapi, { publicBaseUrl: ctx.config.publicBaseUrl });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
+  await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
+  await app.register(signingRoutes, { signer: ctx.signer });
   return app as unknown as FastifyInstance;
 }

@@ -15,6 +15,10 @@ export interface Config {
   /** How often the in-process purge of identity data runs. */
   purgeIntervalSeconds: number;
   rateLimitPerMinute: number;
+  /** Load shedding: mean event-loop delay (ms) above which requests get 503; 0 = off. */
+  loadShedMaxEventLoopDelayMs: number;
+  /** Load shedding: requests waiting for a database connection above which requests get 503; 0 = off. */
+  loadShedMaxDbQueue: number;
   checkinProofLimit: number;
   checkinProofWindowSeconds: number;
   dbPoolSize: number;
@@ -34,7 +38,14 @@ export class ConfigError extends Error {
 const KEY_HINT =
   "make one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"";
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `requireEncryptionKey: false` is for tools that never touch encrypted data (`npm run migrate`):
+ * they may run where the key is not provisioned.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { requireEncryptionKey?: boolean } = {},
+): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
@@ -66,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     } else {
       dataEncryptionKey = key;
     }
-  } else if (databaseUrl) {
+  } else if (databaseUrl && options.requireEncryptionKey !== false) {
     problems.push(
       `DATA_ENCRYPTION_KEY is required with DATABASE_URL (every process must share it); ${KEY_HINT}`,
     );
@@ -91,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityRetentionDays: int('IDENTITY_RETENTION_DAYS', 30, 0, 3650),
     purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    loadShedMaxDbQueue: int('LOAD_SHED_MAX_DB_QUEUE', 100, 0, 1_000_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
     checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
 import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import { startIdentityPurge } from './checkin/purge.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
@@ -14,6 +15,7 @@ import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
 import { startHousekeeping } from './infra/housekeeping.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = new URL('../catalog/demo.json', import.meta.url).pathname;
 
@@ -57,18 +59,34 @@ export async function createRuntime(
     const catalog = new CatalogStore(db);
     await catalog.refresh();
 
-    const encryptor = createEncryptor(await resolveEncryptionKey(config));
+    const dataKey = await resolveEncryptionKey(config);
+    const encryptor = createEncryptor(dataKey);
+    const signer = await SigningKeyStore.open({ db, encryptor, clock, keyring: keyringOf(dataKey) });
+    if ((await signer.otherKeyrings()) > 0) {
+      logger.warn(
+        'signing keys wrapped by another DATA_ENCRYPTION_KEY exist: every process must share one key',
+      );
+    }
     const app = await buildApp({
       config,
       db,
       catalog,
       encryptor,
+      signer,
       clock,
       logger,
       payments: overrides.payments,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
     const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000);
+    signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
+    const identityPurge = startIdentityPurge({
+      db,
+      clock,
+      logger,
+      retentionDays: config.identityRetentionDays,
+      intervalSeconds: config.purgeIntervalSeconds,
+    });
     return {
       app,
       db,
@@ -76,6 +94,8 @@ export async function createRuntime(
       async close() {
         catalog.stop();
         stopHousekeeping();
+        signer.stop();
+        await identityPurge.stop();
         await app.close();
         if (!overrides.db) await db.close();
       },
