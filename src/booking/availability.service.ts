@@ -1,5 +1,5 @@
 import type { AppContext } from '../app.ts';
-import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
@@ -90,31 +90,37 @@ export function noOfferError(unavailable: Unavailable[]): AppError {
   return new AppError('no_availability', detail, { errors });
 }
 
-export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
+/** Defaults applied, hotel found, and the rules the schema cannot express checked. */
+function prepareStay<T extends SearchRequest>(ctx: BookingContext, body: T) {
   const req = withDefaults(body);
   const hotel = hotelOrFail(ctx, req.hotelId);
-  const today = hotelToday(hotel.timezone, ctx.clock.now());
+  const now = ctx.clock.now();
+  const today = hotelToday(hotel.timezone, now);
   // Error paths point into the body as sent: services are checked before repeated ids merge.
   validateStay(hotel, { ...req, services: body.services ?? [] }, today);
+  return { req, hotel, now, today };
+}
+
+/** The stay as the client asked for it, echoed by search, quote and reservation alike. */
+export function stayEcho(req: ReturnType<typeof withDefaults<SearchRequest>>) {
+  const { checkIn, checkOut, adults, children, rooms, services } = req;
+  return { checkIn, checkOut, nights: nightsBetween(checkIn, checkOut), adults, children, rooms, services };
+}
+
+export function ratePlanSummary(plan: RatePlan) {
+  return { id: plan.id, name: plan.name, refundable: plan.refundable, prepayment: plan.prepayment };
+}
+
+export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
+  const { req, hotel, today } = prepareStay(ctx, body);
   const { offers, unavailable } = await evaluate(ctx, hotel, req, today);
   if (offers.length === 0) throw noOfferError(unavailable);
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
-    checkIn: req.checkIn,
-    checkOut: req.checkOut,
-    nights: nightsBetween(req.checkIn, req.checkOut),
-    adults: req.adults,
-    children: req.children,
-    rooms: req.rooms,
-    services: req.services,
+    ...stayEcho(req),
     offers: offers.map((o) => ({
       roomType: { id: o.roomType.id, name: o.roomType.name, maxOccupancy: o.roomType.maxOccupancy },
-      ratePlan: {
-        id: o.ratePlan.id,
-        name: o.ratePlan.name,
-        refundable: o.ratePlan.refundable,
-        prepayment: o.ratePlan.prepayment,
-      },
+      ratePlan: ratePlanSummary(o.ratePlan),
       available: o.available,
       nightly: o.price.nightly,
       total: o.price.total,
@@ -126,11 +132,7 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
 
 /** Prices one (room type, rate plan) for a stay and locks that price for QUOTE_TTL_SECONDS. */
 export async function createQuote(ctx: BookingContext, body: QuoteRequest): Promise<QuoteResponse> {
-  const req = withDefaults(body);
-  const hotel = hotelOrFail(ctx, req.hotelId);
-  const now = ctx.clock.now();
-  const today = hotelToday(hotel.timezone, now);
-  validateStay(hotel, { ...req, services: body.services ?? [] }, today);
+  const { req, hotel, now, today } = prepareStay(ctx, body);
   const { offers, unavailable } = await evaluate(ctx, hotel, req, today, {
     roomTypeId: req.roomTypeId,
     ratePlanId: req.ratePlanId,
@@ -143,20 +145,9 @@ export async function createQuote(ctx: BookingContext, body: QuoteRequest): Prom
     id: randomToken('q_', 16),
     expiresAt: toRfc3339(expiresAt),
     hotelId: hotel.id,
-    checkIn: req.checkIn,
-    checkOut: req.checkOut,
-    nights: nightsBetween(req.checkIn, req.checkOut),
-    adults: req.adults,
-    children: req.children,
-    rooms: req.rooms,
-    services: req.services,
+    ...stayEcho(req),
     roomType: { id: offer.roomType.id, name: offer.roomType.name },
-    ratePlan: {
-      id: offer.ratePlan.id,
-      name: offer.ratePlan.name,
-      refundable: offer.ratePlan.refundable,
-      prepayment: offer.ratePlan.prepayment,
-    },
+    ratePlan: ratePlanSummary(offer.ratePlan),
     lines: offer.price.lines,
     total: offer.price.total,
     includedTaxes: offer.price.includedTaxes,

@@ -234,13 +234,8 @@ const RestrictionDetails = {
   dates: Type.Optional(Type.Array(CalendarDate)),
 };
 
-export const SearchResponse = Type.Object({
-  hotel: Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    timezone: Type.String(),
-    currency: Type.String(),
-  }),
+/** The stay as asked for, echoed by search, quote and reservation responses. */
+const stayEchoFields = {
   checkIn: CalendarDate,
   checkOut: CalendarDate,
   nights: Type.Integer(),
@@ -248,46 +243,56 @@ export const SearchResponse = Type.Object({
   children: Type.Array(Type.Integer()),
   rooms: Type.Integer(),
   services: Type.Array(Type.String()),
-  offers: Type.Array(
-    Type.Object({
-      roomType: Type.Object({ id: Type.String(), name: Type.String(), maxOccupancy: Type.Integer() }),
-      ratePlan: RatePlanSummary,
-      available: Type.Integer({ description: 'fewest rooms left on any night of the stay' }),
-      nightly: Type.Array(Type.Object({ date: CalendarDate, amount: MoneyRef }), {
-        description: 'room price per night, all rooms together',
+};
+
+export const SearchResponse = Type.Object(
+  {
+    hotel: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      timezone: Type.String(),
+      currency: Type.String(),
+    }),
+    ...stayEchoFields,
+    offers: Type.Array(
+      Type.Object({
+        roomType: Type.Object({ id: Type.String(), name: Type.String(), maxOccupancy: Type.Integer() }),
+        ratePlan: RatePlanSummary,
+        available: Type.Integer({ description: 'fewest rooms left on any night of the stay' }),
+        nightly: Type.Array(Type.Object({ date: CalendarDate, amount: MoneyRef }), {
+          description: 'room price per night, all rooms together',
+        }),
+        total: MoneyRef,
+        cancellationPolicy: PolicyRef,
       }),
-      total: MoneyRef,
-      cancellationPolicy: PolicyRef,
-    }),
-  ),
-  unavailable: Type.Array(
-    Type.Object({
-      roomType: RoomTypeRef,
-      reason: Type.Union([Type.Literal('occupancy'), Type.Literal('restricted'), Type.Literal('sold_out')]),
-      ...RestrictionDetails,
-    }),
-  ),
-});
+    ),
+    unavailable: Type.Array(
+      Type.Object({
+        roomType: RoomTypeRef,
+        reason: Type.Union([Type.Literal('occupancy'), Type.Literal('restricted'), Type.Literal('sold_out')]),
+        ...RestrictionDetails,
+      }),
+    ),
+  },
+  { description: 'Offers for the stay, and the room types that cannot be sold with the reason' },
+);
 export type SearchResponse = Static<typeof SearchResponse>;
 
-export const QuoteResponse = Type.Object({
-  id: Type.String({ examples: ['q_5k2m…'] }),
-  expiresAt: Instant,
-  hotelId: Type.String(),
-  checkIn: CalendarDate,
-  checkOut: CalendarDate,
-  nights: Type.Integer(),
-  adults: Type.Integer(),
-  children: Type.Array(Type.Integer()),
-  rooms: Type.Integer(),
-  services: Type.Array(Type.String()),
-  roomType: RoomTypeRef,
-  ratePlan: RatePlanSummary,
-  lines: Type.Array(PriceLineRef),
-  total: MoneyRef,
-  includedTaxes: Type.Array(IncludedTax),
-  cancellationPolicy: PolicyRef,
-});
+export const QuoteResponse = Type.Object(
+  {
+    id: Type.String({ examples: ['q_5k2m…'] }),
+    expiresAt: Instant,
+    hotelId: Type.String(),
+    ...stayEchoFields,
+    roomType: RoomTypeRef,
+    ratePlan: RatePlanSummary,
+    lines: Type.Array(PriceLineRef),
+    total: MoneyRef,
+    includedTaxes: Type.Array(IncludedTax),
+    cancellationPolicy: PolicyRef,
+  },
+  { description: 'The quote: a price locked until expiresAt (rooms are not held)' },
+);
 export type QuoteResponse = Static<typeof QuoteResponse>;
 
 const PaymentState = Type.Object({
@@ -300,13 +305,7 @@ const reservationFields = {
   id: Type.String({ description: 'confirmation code (Crockford base32)', examples: ['R7K3M9Q2X'] }),
   status: Type.Union([Type.Literal('confirmed'), Type.Literal('cancelled')]),
   hotelId: Type.String(),
-  checkIn: CalendarDate,
-  checkOut: CalendarDate,
-  nights: Type.Integer(),
-  adults: Type.Integer(),
-  children: Type.Array(Type.Integer()),
-  rooms: Type.Integer(),
-  services: Type.Array(Type.String()),
+  ...stayEchoFields,
   roomType: RoomTypeRef,
   ratePlan: RatePlanSummary,
   guest: Type.Object({
@@ -338,15 +337,21 @@ const reservationFields = {
   updatedAt: Instant,
 };
 
-export const Reservation = Type.Object(reservationFields, { $id: 'Reservation' });
+export const Reservation = Type.Object(reservationFields, {
+  $id: 'Reservation',
+  description: 'The reservation; header ETag carries its version',
+});
 export type Reservation = Static<typeof Reservation>;
 
-export const CreatedReservation = Type.Object({
-  ...reservationFields,
-  accessToken: Type.String({
-    description:
-      'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
-    examples: ['rat_…'],
-  }),
-});
+export const CreatedReservation = Type.Object(
+  {
+    ...reservationFields,
+    accessToken: Type.String({
+      description:
+        'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
+      examples: ['rat_…'],
+    }),
+  },
+  { description: 'The reservation, with its access token (returned only here); headers ETag and Location' },
+);
 export type CreatedReservation = Static<typeof CreatedReservation>;

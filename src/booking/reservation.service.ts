@@ -7,7 +7,7 @@ import { sqlState } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import { assertUsableToken, type Payer, transactionWithPayments } from '../payments/payment-ledger.ts';
-import { hotelOrFail, noOfferError } from './availability.service.ts';
+import { hotelOrFail, noOfferError, ratePlanSummary } from './availability.service.ts';
 import type { CancelRequest, ModifyRequest, QuoteResponse, ReservationRequest } from './booking.schemas.ts';
 import { inventoryRepository, type NightShortage } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
@@ -72,7 +72,7 @@ function stayFromPrice(
     children: stay.children,
     services: stay.services,
     roomType: { id: roomType.id, name: roomType.name },
-    ratePlan: { id: plan.id, name: plan.name, refundable: plan.refundable, prepayment: plan.prepayment },
+    ratePlan: ratePlanSummary(plan),
     lines: price.lines,
     nightly: price.nightly,
     total: price.total,

@@ -131,7 +131,10 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           '`expiresAt` (check-out) answers `410 session_expired`.',
         ].join(' '),
         params: SessionParams,
-        response: { 200: SignedSession, ...problemResponses('not_found', 'session_expired') },
+        response: {
+          200: { ...SignedSession, description: 'The session and its JWS signature.' },
+          ...problemResponses('not_found', 'session_expired'),
+        },
       },
     },
     async (request, reply) => {
@@ -162,7 +165,10 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         params: SessionParams,
         body: StepSubmission,
         response: {
-          200: SignedSession,
+          200: {
+            ...SignedSession,
+            description: 'The step was accepted: the signed session, nextStep advanced.',
+          },
           ...problemResponses(
             'validation_error',
             'payment_failed',

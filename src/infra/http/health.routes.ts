@@ -15,7 +15,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         operationId: 'liveness',
         tags: ['service'],
         summary: 'Liveness probe',
-        response: { 200: Status },
+        response: {
+          200: { ...Status, description: 'Ready: the database answers and migrations are applied.' },
+        },
       },
       config: { rateLimit: false },
     },
@@ -28,7 +30,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         operationId: 'readiness',
         tags: ['service'],
         summary: 'Readiness probe: 200 only when the database answers and migrations are applied',
-        response: { 200: Status },
+        response: {
+          200: { ...Status, description: 'Ready: the database answers and migrations are applied.' },
+        },
       },
       config: { rateLimit: false },
     },
