@@ -50,6 +50,9 @@ export async function startTestApp(
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: `/tmp/innkeep-test-${process.pid}`,
     LOG_LEVEL: 'info',
+    // A busy test machine is not an overloaded service: tests of shedding set their own thresholds.
+    LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+    LOAD_SHED_MAX_DB_QUEUE: '0',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...options.env,
   };
