@@ -287,6 +287,21 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('Idempotency-Key on paths that are not endpoints', () => {
+  it('stores nothing for an unknown path or method: each answer is fresh, with its Allow header', async () => {
+    const headers = key();
+    for (const url of [`${BOOKING}/quote/`, `${BOOKING}/no-such-thing`]) {
+      const first = await t.inject({ method: 'POST', url, payload: { a: 1 }, headers });
+      const second = await t.inject({ method: 'POST', url, payload: { a: 2 }, headers });
+      assert.ok([404, 405].includes(first.statusCode), first.body);
+      assert.equal(second.statusCode, first.statusCode, second.body);
+      assert.equal(second.headers['idempotent-replayed'], undefined);
+      assert.equal(second.json().requestId, second.headers['x-request-id']);
+      assert.equal(second.headers.allow, first.headers.allow);
+    }
+  });
+});
+
 function post(path: string, payload: unknown, headers: Record<string, string>) {
   return t.inject({ method: 'POST', url: `${BOOKING}/${path}`, payload: payload as object, headers });
 }

@@ -10,7 +10,7 @@ const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
 const LOCK_SECONDS = 60;
 /** Headers a replay must repeat for the client to see the same response. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
+const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'www-authenticate'];
 
 interface StoredResponse {
   status: number;
@@ -46,6 +46,8 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
+    // Keys are scoped to an endpoint: an unknown path (404/405) has none, so nothing is stored.
+    if (!request.routeOptions.url) return;
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
