@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/database.ts';
 
 export interface StoredKey {
@@ -9,8 +10,9 @@ export interface StoredKey {
 }
 
 /**
- * Proof of holding a key: the `locked_until` written by the claim or takeover, as exact text. Only
- * its holder may complete or release the key, so a request that outlived its lock (and was taken
+ * Proof of holding a key: a random token written by the claim or takeover (a fencing token, never
+ * a clock reading, so two claims in one clock tick cannot look alike). Only its holder may
+ * complete or release the key, so a request that outlived its lock (and was taken
  * over by another process) cannot overwrite or free the new holder's claim.
  */
 export type ClaimToken = string;
@@ -24,14 +26,14 @@ export const idempotencyRepository = {
     lockSeconds: number,
     ttlSeconds: number,
   ): Promise<ClaimToken | null> {
-    const { rows } = await db.query<{ token: string }>(
-      `INSERT INTO idempotency_keys (scope_hash, request_hash, state, locked_until, expires_at)
-       VALUES ($1, $2, 'in_progress', now() + make_interval(secs => $3), now() + make_interval(secs => $4))
-       ON CONFLICT (scope_hash) DO NOTHING
-       RETURNING locked_until::text AS token`,
-      [scope, requestHash, lockSeconds, ttlSeconds],
+    const token = randomUUID();
+    const { rowCount } = await db.query(
+      `INSERT INTO idempotency_keys (scope_hash, request_hash, state, claim_token, locked_until, expires_at)
+       VALUES ($1, $2, 'in_progress', $5, now() + make_interval(secs => $3), now() + make_interval(secs => $4))
+       ON CONFLICT (scope_hash) DO NOTHING`,
+      [scope, requestHash, lockSeconds, ttlSeconds, token],
     );
-    return rows[0]?.token ?? null;
+    return rowCount === 1 ? token : null;
   },
 
   async find(db: Executor, scope: Buffer): Promise<StoredKey | null> {
@@ -65,20 +67,20 @@ export const idempotencyRepository = {
 
   /** Takes over a key left in progress by a process that died; only one contender wins. */
   async takeOver(db: Executor, scope: Buffer, lockSeconds: number): Promise<ClaimToken | null> {
-    const { rows } = await db.query<{ token: string }>(
-      `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)
-       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until <= now()
-       RETURNING locked_until::text AS token`,
-      [scope, lockSeconds],
+    const token = randomUUID();
+    const { rowCount } = await db.query(
+      `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2), claim_token = $3
+       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until <= now()`,
+      [scope, lockSeconds, token],
     );
-    return rows[0]?.token ?? null;
+    return rowCount === 1 ? token : null;
   },
 
   /** Stores the response; false when the claim was lost (taken over) and nothing was stored. */
   async complete(db: Executor, scope: Buffer, token: ClaimToken, response: Buffer): Promise<boolean> {
     const { rowCount } = await db.query(
       `UPDATE idempotency_keys SET state = 'done', response = $3
-       WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until = $2::timestamptz`,
+       WHERE scope_hash = $1 AND state = 'in_progress' AND claim_token = $2`,
       [scope, token, response],
     );
     return rowCount === 1;
@@ -86,7 +88,7 @@ export const idempotencyRepository = {
 
   async release(db: Executor, scope: Buffer, token: ClaimToken) {
     await db.query(
-      `DELETE FROM idempotency_keys WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until = $2::timestamptz`,
+      `DELETE FROM idempotency_keys WHERE scope_hash = $1 AND state = 'in_progress' AND claim_token = $2`,
       [scope, token],
     );
   },
