@@ -1,3 +1,4 @@
+import { reservationRepository } from '../booking/reservation.repository.ts';
 import type { Executor } from '../infra/db/database.ts';
 import type { StepName, StepState, StepStatus } from './steps.ts';
 
@@ -195,21 +196,17 @@ export const checkinRepository = {
       now: Date;
     },
   ): Promise<void> {
-    await tx.query(
-      `INSERT INTO payments (reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand, last4,
-         created_at)
-       VALUES ($1, 'charge', 'checkin', $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        charge.reservationId,
-        charge.amount,
-        charge.currency,
-        charge.provider,
-        charge.providerRef,
-        charge.brand,
-        charge.last4,
-        charge.now,
-      ],
-    );
+    await reservationRepository.recordPayment(tx, {
+      reservationId: charge.reservationId,
+      kind: 'charge',
+      purpose: 'checkin',
+      amount: charge.amount,
+      currency: charge.currency,
+      provider: charge.provider,
+      providerRef: charge.providerRef,
+      brand: charge.brand ?? undefined,
+      last4: charge.last4 ?? undefined,
+    });
     await tx.query(
       `UPDATE reservations
        SET paid_amount = paid_amount + $2,

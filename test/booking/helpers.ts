@@ -295,10 +295,10 @@ export function recordingPayments() {
 }
 
 /**
- * The UTC instant of 00:00 on `date` in `timezone`, as RFC 3339 — computed with Intl alone, so the
- * cancellation deadline is checked against an implementation independent of src/.
+ * The UTC instant at which the wall clock in `timezone` shows `time` on `date`, as RFC 3339 —
+ * computed with Intl alone, independently of src/ (cancellation deadlines, session `expiresAt`).
  */
-export function localMidnightUtc(date: string, timezone: string): string {
+export function wallTimeUtc(date: string, time: string, timezone: string): string {
   const format = new Intl.DateTimeFormat('en-US', {
     timeZone: timezone,
     hourCycle: 'h23',
@@ -317,7 +317,12 @@ export function localMidnightUtc(date: string, timezone: string): string {
       ms
     );
   };
-  const wall = Date.parse(`${date}T00:00:00Z`);
+  const wall = Date.parse(`${date}T${time}:00Z`);
   const instant = wall - offsetAt(wall - offsetAt(wall));
   return new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The UTC instant of 00:00 on `date` in `timezone`: where a cancellation deadline falls. */
+export function localMidnightUtc(date: string, timezone: string): string {
+  return wallTimeUtc(date, '00:00', timezone);
 }

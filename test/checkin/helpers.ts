@@ -3,6 +3,9 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { book, type Json, stay } from '../booking/helpers.ts';
+
+export { wallTimeUtc } from '../booking/helpers.ts';
+
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Shared vocabulary of the check-in HTTP tests. */
@@ -190,34 +193,6 @@ export const statusOf = (session: Json, step: string) =>
   session.steps.find((s: { name: string }) => s.name === step)?.status;
 export const dataOf = (session: Json, step: string) =>
   session.steps.find((s: { name: string }) => s.name === step)?.data;
-
-/**
- * The UTC instant at which the wall clock in `timezone` shows `time` on `date`, as RFC 3339 —
- * computed with Intl alone, independently of src/ (for `expiresAt`).
- */
-export function wallTimeUtc(date: string, time: string, timezone: string): string {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const offsetAt = (ms: number) => {
-    const parts = format.formatToParts(new Date(ms));
-    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return (
-      Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) -
-      ms
-    );
-  };
-  const wall = Date.parse(`${date}T${time}:00Z`);
-  const instant = wall - offsetAt(wall - offsetAt(wall));
-  return new Date(instant).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** Moves the test clock to `ms` after the given instant. */
 export function moveClockTo(t: TestApp, instant: string, plusMs = 0): void {
