@@ -69,8 +69,8 @@ const sealed = (encryptor: Encryptor, response: StoredResponse) =>
  *
  * A response that commits a change (a reservation, a cancellation, a check-in step) is stored by
  * the handler in the change's own transaction (`request.idempotency`), so no crash can leave the
- * change committed without its answer. Responses that change nothing (refusals, replays of the
- * state as it is) are stored here after sending, where losing one costs only a re-run.
+ * change committed without its answer. Other responses (refusals, searches, quotes, which hold no
+ * rooms) are stored here after sending, where losing one costs only a re-run.
  */
 export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database; encryptor: Encryptor }) => {
   const { db, encryptor } = opts;
@@ -174,9 +174,9 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       if (value !== undefined) headers[name] = String(value);
     }
     const stored: StoredResponse = { status: reply.statusCode, headers, body: payload };
-    // Responses stored here committed no change (those that did were stored in their transaction):
-    // failing to store one only means a retry runs again, once the lock lapses, and gets the same
-    // kind of answer. It must not turn the response sent into an error.
+    // Responses stored here committed nothing a retry could not safely do again (refusals, a
+    // search, a quote, an existing session): failing to store one only means a retry runs again,
+    // once the lock lapses. It must not turn the response sent into an error.
     try {
       const kept = await keys.complete(db, scope, token, sealed(encryptor, stored));
       if (!kept) request.log.warn('idempotency key was taken over before this response was stored');
