@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../app.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { createQuote, searchAvailability } from './availability.service.ts';
 import {
   CancelRequest,
@@ -15,7 +16,13 @@ import {
   SearchRequest,
   SearchResponse,
 } from './booking.schemas.ts';
-import { cancelReservation, createReservation, modifyReservation } from './reservation.service.ts';
+import type { ReservationRow } from './reservation.repository.ts';
+import {
+  cancelReservation,
+  createReservation,
+  modifyReservation,
+  type NewReservation,
+} from './reservation.service.ts';
 import { etagOf, reservationView } from './reservation.view.ts';
 import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
 
@@ -36,6 +43,13 @@ const AuthHeaders = Type.Object({
   ),
 });
 const security = [{ reservationToken: [] }];
+
+/** The answer of a PATCH or cancel: the reservation as it is now. */
+const currentReservation = (row: ReservationRow) => ({
+  status: 200,
+  headers: { etag: etagOf(row) },
+  payload: reservationView(row),
+});
 
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -122,12 +136,13 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request, reply) => {
-      const { row, accessToken } = await createReservation(ctx, request.log, request.body);
-      return reply
-        .code(201)
-        .header('etag', etagOf(row))
-        .header('location', `/api/v1/booking/reservations/${row.code}`)
-        .send({ ...reservationView(row), accessToken });
+      // The response (the only one carrying the access token) commits with the reservation.
+      const answer = atomicReply(request, reply, ({ row, accessToken }: NewReservation) => ({
+        status: 201,
+        headers: { etag: etagOf(row), location: `/api/v1/booking/reservations/${row.code}` },
+        payload: { ...reservationView(row), accessToken },
+      }));
+      return answer.send(await createReservation(ctx, request.log, request.body, answer));
     },
   );
 
@@ -168,6 +183,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
       const code = reservationCodeOrNotFound(request.params.reservation);
+      const answer = atomicReply(request, reply, currentReservation);
       const row = await modifyReservation(
         ctx,
         request.log,
@@ -175,8 +191,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         token,
         request.headers['if-match'],
         request.body,
+        answer,
       );
-      return reply.header('etag', etagOf(row)).send(reservationView(row));
+      return answer.send(row);
     },
   );
 
@@ -215,6 +232,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
       const code = reservationCodeOrNotFound(request.params.reservation);
+      const answer = atomicReply(request, reply, currentReservation);
       const row = await cancelReservation(
         ctx,
         request.log,
@@ -222,8 +240,9 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         token,
         request.headers['if-match'],
         request.body,
+        answer,
       );
-      return reply.header('etag', etagOf(row)).send(reservationView(row));
+      return answer.send(row);
     },
   );
 };

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
-import type { Executor } from '../infra/db/database.ts';
-import { sqlState } from '../infra/db/database.ts';
+import { type Executor, finishWrite, sqlState, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import { assertUsableToken, type Payer, transactionWithPayments } from '../payments/payment-ledger.ts';
@@ -27,6 +26,11 @@ import { validateStay } from './stay-validation.ts';
 
 type Ctx = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'payments'>;
 type Log = { error(obj: unknown, msg: string): void };
+
+export interface NewReservation {
+  row: ReservationRow;
+  accessToken: string;
+}
 
 function shortageError(hotel: Hotel, shortages: NightShortage[]): AppError {
   const first = shortages[0] as NightShortage;
@@ -128,7 +132,12 @@ async function recordRefund(
  * Turns a quote into a reservation (API.md 2.3): rooms taken, reservation written and (prepaid
  * plans) card charged in one transaction, so a failure leaves no rooms taken and nothing charged.
  */
-export async function createReservation(ctx: Ctx, log: Log, body: ReservationRequest) {
+export async function createReservation(
+  ctx: Ctx,
+  log: Log,
+  body: ReservationRequest,
+  options: WriteOptions<NewReservation> = {},
+): Promise<NewReservation> {
   const stored = await quoteRepository.find(ctx.db, body.quoteId);
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
@@ -176,7 +185,7 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
 
   const accessToken = randomToken('rat_', 32);
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, quote);
-  const row = await transactionWithPayments(ctx, log, async (tx, payer) => {
+  const created = await transactionWithPayments(ctx, log, async (tx, payer) => {
     const shortages = await inventoryRepository.apply(tx, hotel.id, [
       { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
     ]);
@@ -186,9 +195,9 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
       if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
       throw shortageError(hotel, shortages);
     }
-    let created: ReservationRow;
+    let inserted: ReservationRow;
     try {
-      created = await reservations.insert(tx, {
+      inserted = await reservations.insert(tx, {
         code: confirmationCode(),
         hotelId: hotel.id,
         quoteId: quote.id,
@@ -211,15 +220,16 @@ export async function createReservation(ctx: Ctx, log: Log, body: ReservationReq
       }
       throw error;
     }
+    let row = inserted;
     if (prepaid && body.payment) {
-      await recordCharge(tx, ctx, created, payer, body.payment.token, created.totalAmount, 'booking');
+      await recordCharge(tx, ctx, inserted, payer, body.payment.token, inserted.totalAmount, 'booking');
       // Part of creation, not a change: the version stays 1.
-      return reservations.markPaid(tx, created.id, created.totalAmount);
+      row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
-    return created;
+    return finishWrite(tx, { row, accessToken }, options);
   });
-  domainMetrics.reservationCreated(row.hotelId);
-  return { row, accessToken };
+  domainMetrics.reservationCreated(created.row.hotelId);
+  return created;
 }
 
 /** Finds and locks a reservation for a change, checking credential and version first. */
@@ -261,7 +271,8 @@ export async function modifyReservation(
   token: string,
   ifMatch: string | undefined,
   patch: ModifyRequest,
-) {
+  options: WriteOptions<ReservationRow> = {},
+): Promise<ReservationRow> {
   const now = ctx.clock.now();
   if (patch.payment) assertUsableToken(ctx, patch.payment.token, '/payment/token');
   return transactionWithPayments(ctx, log, async (tx, payer) => {
@@ -374,7 +385,7 @@ export async function modifyReservation(
       next.specialRequests = patch.specialRequests;
       changed = true;
     }
-    return changed ? reservations.update(tx, next, now) : row;
+    return finishWrite(tx, changed ? await reservations.update(tx, next, now) : row, options);
   });
 }
 
@@ -389,7 +400,8 @@ export async function cancelReservation(
   token: string,
   ifMatch: string | undefined,
   body: CancelRequest | undefined,
-) {
+  options: WriteOptions<ReservationRow> = {},
+): Promise<ReservationRow> {
   const now = ctx.clock.now();
   // Set by the attempt that committed (a retried transaction starts over), so a repeated cancel,
   // which answers the reservation unchanged, is not counted as a cancellation.
@@ -399,7 +411,7 @@ export async function cancelReservation(
     const row = await reservations.findByCode(tx, code, { forUpdate: true });
     if (!row) throw notFound();
     assertTokenGrants(row, token);
-    if (row.status === 'cancelled') return row;
+    if (row.status === 'cancelled') return finishWrite(tx, row, options);
     assertVersion(row, ifMatch);
     const { fee, refund } = cancellationCharge({
       policy: row.stay.cancellationPolicy,
@@ -422,7 +434,7 @@ export async function cancelReservation(
     let paymentStatus: PaymentStatus = row.paymentStatus;
     if (refund > 0) paymentStatus = paidAfter === 0 ? 'refunded' : 'partially_refunded';
     cancelledNow = true;
-    return reservations.update(
+    const updated = await reservations.update(
       tx,
       {
         ...row,
@@ -438,6 +450,7 @@ export async function cancelReservation(
       },
       now,
     );
+    return finishWrite(tx, updated, options);
   });
   if (cancelledNow) domainMetrics.reservationCancelled(cancelled.hotelId);
   return cancelled;

@@ -5,6 +5,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { AppContext } from '../app.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
+import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import {
   IDENTITY_BODY_LIMIT,
   OpenSessionBody,
@@ -12,7 +13,7 @@ import {
   SignedSession,
   StepSubmission,
 } from './checkin.schemas.ts';
-import { checkinService } from './checkin.service.ts';
+import { checkinService, type OpenedSession } from './checkin.service.ts';
 import { isStepName, STEP_NAMES } from './steps.ts';
 
 const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');
@@ -104,16 +105,21 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         if (!bearer) throw new AppError('unauthorized', 'Authorization must be `Bearer <accessToken>`.');
         accessToken = bearer[1];
       }
-      const { created, signed } = await service.open({
-        reservationId: request.body.reservationId,
-        lastName: request.body.lastName,
-        accessToken,
-        clientAddress: request.ip,
-      });
-      return reply
-        .code(created ? 201 : 200)
-        .header('cache-control', NO_STORE)
-        .send(signed);
+      const answer = atomicReply(request, reply, ({ created, signed }: OpenedSession) => ({
+        status: created ? 201 : 200,
+        headers: { 'cache-control': NO_STORE },
+        payload: signed,
+      }));
+      const opened = await service.open(
+        {
+          reservationId: request.body.reservationId,
+          lastName: request.body.lastName,
+          accessToken,
+          clientAddress: request.ip,
+        },
+        answer,
+      );
+      return answer.send(opened);
     },
   );
 
@@ -202,8 +208,12 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request, reply) => {
-      const signed = await service.submit(request.params.session, request.body);
-      return reply.header('cache-control', NO_STORE).send(signed);
+      const answer = atomicReply(request, reply, (signed: SignedSession) => ({
+        status: 200,
+        headers: { 'cache-control': NO_STORE },
+        payload: signed,
+      }));
+      return answer.send(await service.submit(request.params.session, request.body, answer));
     },
   );
 };

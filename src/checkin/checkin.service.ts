@@ -2,7 +2,7 @@ import type { AppContext } from '../app.ts';
 import { hotelToday, toRfc3339, zonedInstant } from '../booking/rules/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
-import type { Executor } from '../infra/db/database.ts';
+import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import {
@@ -32,6 +32,11 @@ export interface ReservationProof {
   accessToken?: string | undefined;
   /** The client address failed proofs are counted against. */
   clientAddress: string;
+}
+
+export interface OpenedSession {
+  created: boolean;
+  signed: SignedSession;
 }
 
 /** Session ids carry 160 random bits. */
@@ -89,11 +94,15 @@ export function checkinService(ctx: AppContext) {
     };
   }
 
-  async function sign(id: string, state: Loaded): Promise<SignedSession> {
+  /** `tx`: the write's transaction, when the signed session is that write's answer. */
+  async function sign(id: string, state: Loaded, tx?: Executor): Promise<SignedSession> {
     const session: SessionView = buildSessionView({ id, ...state });
     const iat = Math.floor(ctx.clock.now().getTime() / 1000);
     const exp = Math.floor(state.expiresAt.getTime() / 1000);
-    const signature = await ctx.signer.sign({ iss: ctx.config.publicBaseUrl, sub: id, iat, exp, session });
+    const signature = await ctx.signer.sign(
+      { iss: ctx.config.publicBaseUrl, sub: id, iat, exp, session },
+      tx,
+    );
     return { session, signature };
   }
 
@@ -155,7 +164,7 @@ export function checkinService(ctx: AppContext) {
      * Opens the reservation's session, or returns the one it has. A wrong code, name or token are
      * all the same `not_found`, and count against the caller's address.
      */
-    async open(proof: ReservationProof): Promise<{ created: boolean; signed: SignedSession }> {
+    async open(proof: ReservationProof, options: WriteOptions<OpenedSession> = {}): Promise<OpenedSession> {
       if (proof.lastName === undefined && proof.accessToken === undefined) {
         throw new AppError(
           'unauthorized',
@@ -193,7 +202,8 @@ export function checkinService(ctx: AppContext) {
         };
 
       const newId = randomToken('cks_', SESSION_ID_BYTES);
-      const result = await db.transaction(async (tx) => {
+      // Signed inside the transaction, so the answer can be stored with the session it reports.
+      return db.transaction(async (tx) => {
         const locked = await repo.lockReservation(tx, reservation.id);
         if (locked.status === 'cancelled') {
           throw new AppError(
@@ -216,16 +226,13 @@ export function checkinService(ctx: AppContext) {
           // Another request created it between our read and our lock: answer with that one.
           const other = await repo.sessionByReservation(tx, locked.id);
           if (!other) throw new Error(`check-in session of reservation ${locked.code} vanished`);
-          return { created: false, id: sessionIdOf(other), state: await load(tx, other, locked) };
+          const signed = await sign(sessionIdOf(other), await load(tx, other, locked), tx);
+          return finishWrite(tx, { created: false, signed }, options);
         }
         await repo.setReservationCheckinStatus(tx, locked.id, 'in_progress');
-        return {
-          created: true,
-          id: newId,
-          state: await load(tx, await repo.lockSession(tx, sessionId), locked),
-        };
+        const signed = await sign(newId, await load(tx, await repo.lockSession(tx, sessionId), locked), tx);
+        return finishWrite(tx, { created: true, signed }, options);
       });
-      return { created: result.created, signed: await sign(result.id, result.state) };
     },
 
     /** Unknown ids are `not_found` and expired sessions `session_expired`, for any request. */
@@ -260,7 +267,11 @@ export function checkinService(ctx: AppContext) {
      * schema and rules (invalid data changes nothing), then the step is stored and, with the last
      * one, the session completes. The payment step charges the balance due.
      */
-    async submit(id: string, submission: StepSubmission): Promise<SignedSession> {
+    async submit(
+      id: string,
+      submission: StepSubmission,
+      options: WriteOptions<SignedSession> = {},
+    ): Promise<SignedSession> {
       const step = submission.step;
       const sessionRow = await findSession(db, id);
       // A charge made by an attempt whose transaction did not commit is refunded.
@@ -274,7 +285,7 @@ export function checkinService(ctx: AppContext) {
       };
 
       try {
-        const state = await db.transaction(async (tx) => {
+        const { state, signed } = await db.transaction(async (tx) => {
           await refundUncommitted();
           const reservation = await repo.lockReservation(tx, sessionRow.reservation_id);
           reservationCode = reservation.code;
@@ -347,13 +358,15 @@ export function checkinService(ctx: AppContext) {
           });
           await finish(tx, current, completeStep(current.steps, step), now);
           const updated = step === 'payment' ? await repo.lockReservation(tx, reservation.id) : reservation;
-          return load(tx, await repo.lockSession(tx, current.session.id), updated);
+          const after = await load(tx, await repo.lockSession(tx, current.session.id), updated);
+          // Signed inside the transaction, so the answer can be stored with the step it reports.
+          return { state: after, signed: await finishWrite(tx, await sign(id, after, tx), options) };
         });
         uncommittedCharge = null;
         // Counted after the commit (a retried transaction must not count twice); a step on a
         // completed session is refused, so a completed state here was completed by this step.
         if (state.session.status === 'completed') domainMetrics.checkinCompleted(state.hotel.id);
-        return sign(id, state);
+        return signed;
       } catch (error) {
         await refundUncommitted();
         throw error;

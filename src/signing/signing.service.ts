@@ -16,7 +16,7 @@ import {
 } from 'jose';
 import type { Clock } from '../infra/clock.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
-import type { Database } from '../infra/db/database.ts';
+import type { Database, Executor } from '../infra/db/database.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
 export const SIGNING_ALG = 'EdDSA';
@@ -143,15 +143,19 @@ export class SigningKeyStore {
   /**
    * Signs `payload` (which must carry `exp`, in seconds) as a compact JWS with the current key.
    * The key's publication is extended to `exp` before the signature is handed out.
+   *
+   * `tx`: the caller's transaction, when the signature is part of a write (its response is stored
+   * with it). The extension then commits with that write, and is not remembered here since it may
+   * still roll back; the next signature tries again (a no-op once committed).
    */
-  async sign(payload: JWTPayload & { exp: number }): Promise<string> {
-    if (Date.now() - this.loadedAt > REFRESH_MS) await this.reload();
+  async sign(payload: JWTPayload & { exp: number }, tx?: Executor): Promise<string> {
+    if (Date.now() - this.loadedAt > REFRESH_MS) await this.reload(tx);
     const key = this.keys.get(this.currentKid);
     if (!key) throw new Error('no current signing key');
     const expMs = payload.exp * 1000;
     if (expMs > key.signedUntil) {
-      await repo.extendSignedUntil(this.db, key.kid, new Date(expMs));
-      key.signedUntil = expMs;
+      await repo.extendSignedUntil(tx ?? this.db, key.kid, new Date(expMs));
+      if (!tx) key.signedUntil = expMs;
     }
     key.privateKey ??= createPrivateKey({
       key: this.encryptor.decrypt(key.encryptedPrivateKey, encryptionContext(key.kid)),
@@ -190,8 +194,9 @@ export class SigningKeyStore {
     });
   }
 
-  async reload(): Promise<void> {
-    const stored = await repo.all(this.db, this.keyring);
+  /** `ex`: the caller's transaction, if any (the embedded engine has one connection only). */
+  async reload(ex: Executor = this.db): Promise<void> {
+    const stored = await repo.all(ex, this.keyring);
     const next = new Map<string, CachedKey>();
     let current = '';
     for (const row of stored) {

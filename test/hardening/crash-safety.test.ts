@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,45 @@ async function post(port: number, path: string, body: unknown, headers: Record<s
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    replayed: res.headers.get('idempotent-replayed') === 'true',
+    body: (await res.json()) as Record<string, unknown>,
+  };
+}
+
+/** Inventory sold, night by night, that no confirmed reservation accounts for (or the reverse). */
+const INVENTORY_MISMATCHES = `WITH held AS (
+    SELECT r.hotel_id, r.room_type_id, n::date AS night, sum(r.rooms)::int AS rooms
+    FROM reservations r, generate_series(r.check_in, r.check_out - 1, interval '1 day') AS n
+    WHERE r.status = 'confirmed' GROUP BY 1, 2, 3)
+  SELECT coalesce(i.room_type_id, h.room_type_id) AS room_type_id, coalesce(i.night, h.night) AS night,
+         coalesce(i.sold, 0) AS sold, coalesce(h.rooms, 0) AS held
+  FROM inventory i FULL JOIN held h
+    ON h.hotel_id = i.hotel_id AND h.room_type_id = i.room_type_id AND h.night = i.night
+  WHERE coalesce(i.sold, 0) <> coalesce(h.rooms, 0)`;
+
+/** A hotel with plenty of rooms, its catalogue file and the service's environment in `dir`. */
+async function crashSetup(dir: string) {
+  const hotel = makeHotel({
+    roomTypes: [
+      { id: 'double', name: 'Double Room', count: 500, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+      { id: 'suite', name: 'Suite', count: 500, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
+    ],
+  });
+  const catalogFile = join(dir, 'catalog.json');
+  await writeFile(catalogFile, JSON.stringify({ hotels: [hotel] }));
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'data'),
+    CATALOG_FILE: catalogFile,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+  };
+  return { hotel, env };
 }
 
 describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
@@ -71,24 +109,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
 
   it('keeps every reservation answered 201, and inventory equal to the confirmed rooms', async () => {
     dir = await mkdtemp(join(tmpdir(), 'innkeep-crash-'));
-    const hotel = makeHotel({
-      roomTypes: [
-        { id: 'double', name: 'Double Room', count: 500, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-        { id: 'suite', name: 'Suite', count: 500, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
-      ],
-    });
-    const catalogFile = join(dir, 'catalog.json');
-    await writeFile(catalogFile, JSON.stringify({ hotels: [hotel] }));
-    const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: join(dir, 'data'),
-      CATALOG_FILE: catalogFile,
-      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: '',
-    };
+    const { hotel, env } = await crashSetup(dir);
 
     const first = await startService(env);
     const created: Booked[] = [];
@@ -167,17 +188,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
         assert.equal(stored.get(r.code)?.rooms, r.rooms);
       }
       // Inventory equals the rooms of the confirmed reservations, night by night (no half-applied booking).
-      const { rows: mismatches } = await db.query(
-        `WITH held AS (
-           SELECT r.hotel_id, r.room_type_id, n::date AS night, sum(r.rooms)::int AS rooms
-           FROM reservations r, generate_series(r.check_in, r.check_out - 1, interval '1 day') AS n
-           WHERE r.status = 'confirmed' GROUP BY 1, 2, 3)
-         SELECT coalesce(i.room_type_id, h.room_type_id) AS room_type_id, coalesce(i.night, h.night) AS night,
-                coalesce(i.sold, 0) AS sold, coalesce(h.rooms, 0) AS held
-         FROM inventory i FULL JOIN held h
-           ON h.hotel_id = i.hotel_id AND h.room_type_id = i.room_type_id AND h.night = i.night
-         WHERE coalesce(i.sold, 0) <> coalesce(h.rooms, 0)`,
-      );
+      const { rows: mismatches } = await db.query(INVENTORY_MISMATCHES);
       assert.deepEqual(mismatches, [], 'inventory sold = confirmed rooms per night');
       const { rows: counts } = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM reservations WHERE status = 'confirmed'`,
@@ -185,6 +196,94 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
       assert.ok((counts[0]?.n ?? 0) >= confirmed.length - Math.ceil(confirmed.length / 8));
     } finally {
       await db.close();
+    }
+  });
+
+  it('answers every retried Idempotency-Key after a kill with its reservation, never quote_already_used', async () => {
+    const keyed = await mkdtemp(join(tmpdir(), 'innkeep-crash-keys-'));
+    try {
+      const { hotel, env } = await crashSetup(keyed);
+      const first = await startService(env);
+      // Every reservation request sent, in flight at the kill or answered before it.
+      const sent: Array<{ key: string; body: Record<string, unknown>; code?: string; token?: string }> = [];
+      let answered = 0;
+      let stop = false;
+      const worker = async (w: number) => {
+        for (let i = 0; !stop; i++) {
+          const start = 10 + ((w * 7 + i * 3) % 60);
+          try {
+            const quote = await post(first.port, '/api/v1/booking/quote', {
+              hotelId: hotel.id,
+              checkIn: daysFromNow(start),
+              checkOut: daysFromNow(start + 1 + (i % 3)),
+              adults: 1,
+              roomTypeId: (w + i) % 2 ? 'suite' : 'double',
+              ratePlanId: 'flex',
+            });
+            if (quote.status !== 201) throw new Error(`quote ${quote.status}`);
+            const request = {
+              key: randomUUID(),
+              body: {
+                quoteId: quote.body.id,
+                guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+              },
+            } as (typeof sent)[number];
+            sent.push(request);
+            const res = await post(first.port, '/api/v1/booking/reservations', request.body, {
+              'idempotency-key': request.key,
+            });
+            if (res.status !== 201) throw new Error(`reservation ${res.status}`);
+            request.code = String(res.body.id);
+            request.token = String(res.body.accessToken);
+            answered++;
+          } catch {
+            return; // the service died under us
+          }
+        }
+      };
+      const workers = [0, 1, 2, 3].map(worker);
+      while (answered < TARGET_CREATED) await new Promise((resolve) => setTimeout(resolve, 20));
+      first.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await exited(first.child);
+
+      // As if the 60 s claim of a request cut short before its commit had passed.
+      const offline = await openEmbeddedDatabase(join(keyed, 'data', 'pgdata'));
+      await offline.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second'`);
+      await offline.close();
+
+      const second = await startService(env);
+      try {
+        for (const request of sent) {
+          const retry = await post(second.port, '/api/v1/booking/reservations', request.body, {
+            'idempotency-key': request.key,
+          });
+          assert.equal(retry.status, 201, `retry of ${request.key}: ${JSON.stringify(retry.body)}`);
+          if (request.code) {
+            // Answered before the kill: the same reservation and token, replayed.
+            assert.ok(retry.replayed);
+            assert.equal(retry.body.id, request.code);
+            assert.equal(retry.body.accessToken, request.token);
+          }
+          request.code = String(retry.body.id);
+        }
+      } finally {
+        second.child.kill('SIGTERM');
+        await exited(second.child);
+      }
+
+      const db = await openEmbeddedDatabase(join(keyed, 'data', 'pgdata'));
+      try {
+        const { rows } = await db.query<{ code: string }>('SELECT code FROM reservations');
+        // One reservation per key, each the one its retry answered: none orphaned, none twice.
+        assert.deepEqual(rows.map((r) => r.code).sort(), sent.map((r) => r.code).sort());
+        assert.deepEqual((await db.query(INVENTORY_MISMATCHES)).rows, [], 'inventory sold = confirmed rooms');
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await rm(keyed, { recursive: true, force: true });
     }
   });
 });

@@ -44,7 +44,13 @@ export interface TestApp {
  * PostgreSQL run), else a fresh in-memory PGlite. Hotels come from `hotels` (use makeHotel).
  */
 export async function startTestApp(
-  options: { hotels: HotelDef[]; env?: Record<string, string>; payments?: PaymentProvider } = { hotels: [] },
+  options: {
+    hotels: HotelDef[];
+    env?: Record<string, string>;
+    payments?: PaymentProvider;
+    /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
+    wrapDb?: (db: Database) => Database;
+  } = { hotels: [] },
 ): Promise<TestApp> {
   const env: Record<string, string> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -72,7 +78,12 @@ export async function startTestApp(
     : await openEmbeddedDatabase(null);
   const clock = new TestClock();
   const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
-  const runtime = await createRuntime(config, logger, { db, hotels, clock, payments: options.payments });
+  const runtime = await createRuntime(config, logger, {
+    db: options.wrapDb ? options.wrapDb(db) : db,
+    hotels,
+    clock,
+    payments: options.payments,
+  });
   return {
     app: runtime.app,
     runtime,

@@ -10,6 +10,27 @@ export interface Executor {
   script(sql: string): Promise<void>;
 }
 
+/**
+ * Work a caller adds to the end of a write's transaction, given the write's result: it commits with
+ * the write or not at all (the HTTP layer stores the idempotent response this way). A throw rolls
+ * the whole write back. May run more than once when the transaction is retried.
+ */
+export type BeforeCommit<T> = (tx: Executor, result: T) => Promise<void>;
+
+/** Options every business write takes. */
+export interface WriteOptions<T> {
+  beforeCommit?: BeforeCommit<T> | undefined;
+}
+
+/**
+ * The last step of a write's transaction: runs the caller's `beforeCommit` with the result the
+ * write is about to return (the same object, so the caller can tell which attempt committed).
+ */
+export async function finishWrite<T>(tx: Executor, result: T, options: WriteOptions<T>): Promise<T> {
+  await options.beforeCommit?.(tx, result);
+  return result;
+}
+
 export interface PoolStats {
   total: number;
   idle: number;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Encryptor } from '../crypto/encryption.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
 import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
 
@@ -10,17 +10,40 @@ const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
 const LOCK_SECONDS = 60;
 /** Headers a replay must repeat for the client to see the same response. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'www-authenticate'];
+const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'www-authenticate', 'cache-control'];
 
-interface StoredResponse {
+/** A response as stored for replay: the body exactly as first sent (already serialised). */
+export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
+/**
+ * The claimed key of the current request, for a handler whose write commits a change: it stores
+ * the response inside that write's transaction (see `atomic-reply.ts`), so the change and its
+ * replayable answer commit together or not at all.
+ */
+export interface IdempotencyHandle {
+  /**
+   * Stores `response` as the key's answer within `tx`. Throws `idempotency_in_progress` (rolling the
+   * change back) when the claim was taken over: only the holder of the key may commit its work.
+   */
+  storeWithin(tx: Executor, response: StoredResponse): Promise<void>;
+  /** The transaction that stored the response committed: nothing is left to store after sending. */
+  committed(): void;
+}
+
+interface Claim {
+  scope: Buffer;
+  token: ClaimToken;
+  storedWithChange: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim?: { scope: Buffer; token: ClaimToken };
+    idempotencyClaim?: Claim;
+    idempotency?: IdempotencyHandle;
   }
 }
 
@@ -36,13 +59,40 @@ function canonicalJson(value: unknown): string {
 
 const sha256 = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest();
 
+const sealed = (encryptor: Encryptor, response: StoredResponse) =>
+  encryptor.encrypt(JSON.stringify(response), 'idempotency');
+
 /**
  * Stripe-style `Idempotency-Key` on every POST and PATCH: the first completed (< 500) response is
  * stored encrypted and replayed for the same key and body for 24 h; a different body is
  * `idempotency_key_reused`; a concurrent duplicate (on any process) is `idempotency_in_progress`.
+ *
+ * A response that commits a change (a reservation, a cancellation, a check-in step) is stored by
+ * the handler in the change's own transaction (`request.idempotency`), so no crash can leave the
+ * change committed without its answer. Other responses (refusals, searches, quotes, which hold no
+ * rooms) are stored here after sending, where losing one costs only a re-run.
  */
 export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database; encryptor: Encryptor }) => {
   const { db, encryptor } = opts;
+
+  function hold(request: FastifyRequest, scope: Buffer, token: ClaimToken) {
+    const claim: Claim = { scope, token, storedWithChange: false };
+    request.idempotencyClaim = claim;
+    request.idempotency = {
+      async storeWithin(tx, response) {
+        if (!(await keys.complete(tx, scope, token, sealed(encryptor, response)))) {
+          throw new AppError(
+            'idempotency_in_progress',
+            'Another attempt with this Idempotency-Key took it over; retry shortly.',
+            { headers: { 'retry-after': '1' } },
+          );
+        }
+      },
+      committed() {
+        claim.storedWithChange = true;
+      },
+    };
+  }
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
@@ -61,7 +111,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS);
       if (claimed) {
-        request.idempotencyClaim = { scope, token: claimed };
+        hold(request, scope, claimed);
         return;
       }
       const stored = await keys.find(db, scope);
@@ -84,10 +134,13 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
         // The stored body is already serialised: bypass the schema serialiser.
         return reply.serializer((payload: unknown) => payload as string).send(response.body);
       }
+      // Still needed although a change commits with its response: a process that died before its
+      // commit left the claim (committed on its own) with no change behind it. Once the lock has
+      // lapsed, the retry takes the key over and runs afresh; the token fences the dead holder.
       const takenOver =
         stored.lockedUntil.getTime() <= Date.now() ? await keys.takeOver(db, scope, LOCK_SECONDS) : null;
       if (takenOver) {
-        request.idempotencyClaim = { scope, token: takenOver };
+        hold(request, scope, takenOver);
         return;
       }
       throw new AppError(
@@ -105,6 +158,9 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = undefined;
+    request.idempotency = undefined;
+    // Stored with the change, in its transaction: storing again would only fail (the key is done).
+    if (claim.storedWithChange) return payload;
     const { scope, token } = claim;
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await keys
@@ -118,16 +174,11 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       if (value !== undefined) headers[name] = String(value);
     }
     const stored: StoredResponse = { status: reply.statusCode, headers, body: payload };
-    // The work is done (a reservation may be committed): failing to store its response must not turn
-    // it into an error the client would retry, and must never lose the one response that carries the
-    // access token. The key then stays in progress until its lock lapses.
+    // Responses stored here committed nothing a retry could not safely do again (refusals, a
+    // search, a quote, an existing session): failing to store one only means a retry runs again,
+    // once the lock lapses. It must not turn the response sent into an error.
     try {
-      const kept = await keys.complete(
-        db,
-        scope,
-        token,
-        encryptor.encrypt(JSON.stringify(stored), 'idempotency'),
-      );
+      const kept = await keys.complete(db, scope, token, sealed(encryptor, stored));
       if (!kept) request.log.warn('idempotency key was taken over before this response was stored');
     } catch (err) {
       request.log.warn({ err }, 'could not store the idempotent response');

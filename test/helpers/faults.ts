@@ -1,0 +1,50 @@
+import type { Database } from '../../src/infra/db/database.ts';
+
+/**
+ * Where the next transaction fails. `before-commit`: after its last statement, before COMMIT (the
+ * commit fails or the process dies: nothing is kept, the client gets a 500 or nothing).
+ * `after-commit`: right after COMMIT the process is gone: everything is kept, nothing after the
+ * commit runs (no compensation, no answer), and the request never completes.
+ */
+export type TransactionFault = 'before-commit' | 'after-commit';
+
+/** A request that never completes: what a client sees of a process killed while serving it. */
+const never = new Promise<never>(() => {});
+
+/** The real engine with a one-shot failure injected at the transaction seam (`arm`). */
+export function faultyDatabase() {
+  let next: TransactionFault | null = null;
+  let fired = () => {};
+  const wrap = (db: Database): Database => ({
+    ...db,
+    async transaction(fn) {
+      const fault = next;
+      next = null;
+      const result = await db.transaction(async (tx) => {
+        const value = await fn(tx);
+        if (fault === 'before-commit') {
+          fired();
+          throw new Error('injected fault: before commit');
+        }
+        return value;
+      });
+      // Throwing here would look like a failed commit (and refund a committed charge); a kill
+      // -9 runs nothing more at all.
+      if (fault === 'after-commit') {
+        fired();
+        return never;
+      }
+      return result;
+    },
+  });
+  return {
+    wrap,
+    /** Resolves once the fault happened (for `after-commit`: once the transaction committed). */
+    arm(fault: TransactionFault): Promise<void> {
+      next = fault;
+      return new Promise((resolve) => {
+        fired = resolve;
+      });
+    },
+  };
+}
