@@ -64,6 +64,17 @@ const NO_STORE = 'no-store';
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = checkinService(ctx);
 
+  // A session id is matched only as its canonical characters: one spelled with percent-escapes
+  // (`%63ks_…`, `cks%5F…`) is `404`, for every route and before any other hook. No client writes
+  // an id that way, and one spelling per session keeps idempotency scopes (keyed by the raw path)
+  // and anything else keyed by URL from telling two spellings of one session apart.
+  app.addHook('onRequest', async (request) => {
+    const id = (request.params as { session?: unknown }).session;
+    if (typeof id !== 'string') return;
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!path.split('/').includes(id)) throw new AppError('not_found', 'No check-in session has this id.');
+  });
+
   app.post(
     '/sessions',
     {
@@ -128,7 +139,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'The session with its steps (submitted data masked) and `signature`: a compact JWS (EdDSA,',
           '`kid` header) whose payload is `{ iss, sub, iat, exp, session }`, `session` being exactly the',
           'returned object. Verify it with the keys at `GET /.well-known/jwks.json`. A session past its',
-          '`expiresAt` (check-out) answers `410 session_expired`.',
+          '`expiresAt` (check-out) answers `410 session_expired`. The id must be sent as it is: one',
+          'written with percent-escapes (`%63ks_…`) is `404 not_found`, on every session route.',
         ].join(' '),
         params: SessionParams,
         response: {
