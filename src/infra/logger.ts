@@ -6,9 +6,9 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * decoding `%2F` or `%20` would make logged URLs ambiguous.
  */
 function decodeUnreserved(text: string): string {
-  return text.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+  return text.replace(/%([0-9a-f]{2})/gi, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
   });
 }
 
