@@ -12,7 +12,6 @@ import type { Database } from './infra/db/database.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
 import { frameworkErrors } from './infra/http/framework-errors.ts';
 import { healthRoutes } from './infra/http/health.routes.ts';
-import { nulCharacterError } from './infra/http/json-nul.ts';
 import { loadShedding } from './infra/http/load-shedding.ts';
 import { metrics } from './infra/http/metrics.ts';
 import { notFoundHandler } from './infra/http/not-found.ts';
@@ -21,6 +20,7 @@ import { Problem } from './infra/http/problem-schema.ts';
 import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
 import { security } from './infra/http/security.ts';
+import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
@@ -82,14 +82,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   // An empty body with a JSON content type reads as "no body" (cancel's body is optional);
   // routes that need one then fail schema validation with a 400, never a parser error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Prototype-polluting keys are refused by unstorableJsonError, which names them; Fastify's own
+  // check would answer "not valid JSON".
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     parseJson(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
-      const nul = nulCharacterError(body as string, parsed);
-      return nul ? done(nul, undefined) : done(null, parsed);
+      const refused = unstorableJsonError(body as string, parsed);
+      return refused ? done(refused, undefined) : done(null, parsed);
     });
   });
   await app.register(requestIds.plugin);

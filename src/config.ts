@@ -19,7 +19,10 @@ export interface Config {
   loadShedMaxEventLoopDelayMs: number;
   /** Load shedding: requests waiting for a database connection above which requests get 503; 0 = off. */
   loadShedMaxDbQueue: number;
+  /** Failed check-in proofs allowed per (client address, reservation code) per window. */
   checkinProofLimit: number;
+  /** Failed check-in proofs allowed per client address per window, whatever the code. */
+  checkinProofAddressLimit: number;
   checkinProofWindowSeconds: number;
   dbPoolSize: number;
   redisUrl: string | null;
@@ -105,6 +108,7 @@ export function loadConfig(
     loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     loadShedMaxDbQueue: int('LOAD_SHED_MAX_DB_QUEUE', 100, 0, 1_000_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
+    checkinProofAddressLimit: int('CHECKIN_PROOF_ADDRESS_LIMIT', 200, 1, 1_000_000),
     checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     redisUrl: text('REDIS_URL'),

@@ -65,6 +65,17 @@ const NO_STORE = 'no-store';
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = checkinService(ctx);
 
+  // A session id is matched only as its canonical characters: one spelled with percent-escapes
+  // (`%63ks_…`, `cks%5F…`) is `404`, for every route and before any other hook. No client writes
+  // an id that way, and one spelling per session keeps idempotency scopes (keyed by the raw path)
+  // and anything else keyed by URL from telling two spellings of one session apart.
+  app.addHook('onRequest', async (request) => {
+    const id = (request.params as { session?: unknown }).session;
+    if (typeof id !== 'string') return;
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!path.split('/').includes(id)) throw new AppError('not_found', 'No check-in session has this id.');
+  });
+
   app.post(
     '/sessions',
     {
@@ -76,8 +87,9 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           "Proves the reservation with its confirmation code and either the booker's last name",
           '(compared case- and accent-insensitively) or `Authorization: Bearer <accessToken>`. Any',
           'mismatch, or an unknown code, is the same `404 not_found`. Failed proofs are limited per',
-          'client address (`CHECKIN_PROOF_LIMIT` per `CHECKIN_PROOF_WINDOW_SECONDS`, default 20 per 15',
-          'minutes), then `429 rate_limited` with `Retry-After`.',
+          'client address and reservation code (`CHECKIN_PROOF_LIMIT` per `CHECKIN_PROOF_WINDOW_SECONDS`,',
+          'default 20 per 15 minutes) and per client address over all codes (`CHECKIN_PROOF_ADDRESS_LIMIT`,',
+          'default 200), then `429 rate_limited` with `Retry-After`. A valid access token is never limited.',
           '',
           'A reservation has at most one session: `201` when it is created, `200` with the same session',
           '(open or completed) afterwards. The session id is a bearer secret: keep it like a password.',
@@ -134,7 +146,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'The session with its steps (submitted data masked) and `signature`: a compact JWS (EdDSA,',
           '`kid` header) whose payload is `{ iss, sub, iat, exp, session }`, `session` being exactly the',
           'returned object. Verify it with the keys at `GET /.well-known/jwks.json`. A session past its',
-          '`expiresAt` (check-out) answers `410 session_expired`.',
+          '`expiresAt` (check-out) answers `410 session_expired`. The id must be sent as it is: one',
+          'written with percent-escapes (`%63ks_…`) is `404 not_found`, on every session route.',
         ].join(' '),
         params: SessionParams,
         response: {

@@ -141,22 +141,54 @@ export function checkinService(ctx: AppContext) {
     return session;
   }
 
-  /** Counts a proof attempt against the client address; over the limit is `rate_limited`. */
-  async function limitProofs(clientHash: Buffer): Promise<void> {
-    const { checkinProofLimit: limit, checkinProofWindowSeconds: window } = ctx.config;
+  /**
+   * Counts one proof attempt in a window kept in the database (shared by every process); over
+   * `limit` it is `rate_limited` with the seconds left in the window. `key` names the counter.
+   */
+  async function countAttempt(key: Buffer, limit: number, what: string): Promise<void> {
+    const window = ctx.config.checkinProofWindowSeconds;
     const now = ctx.clock.now();
-    const attempt = await repo.countProofAttempt(db, clientHash, now, window);
-    if (attempt.failures > limit) {
-      const retryAfter = Math.max(
-        1,
-        Math.ceil((attempt.windowStart.getTime() + window * 1000 - now.getTime()) / 1000),
-      );
-      throw new AppError(
-        'rate_limited',
-        `Too many failed attempts to find a reservation from this address; retry in ${retryAfter} s.`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
+    const attempt = await repo.countProofAttempt(db, key, now, window);
+    if (attempt.failures <= limit) return;
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((attempt.windowStart.getTime() + window * 1000 - now.getTime()) / 1000),
+    );
+    throw new AppError('rate_limited', `Too many failed attempts ${what}; retry in ${retryAfter} s.`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+
+  /**
+   * Limits proofs by last name (and wrong tokens) against guessing, without letting one client
+   * lock out the others behind the same address (a hotel's Wi-Fi, a website's proxy):
+   * - per (address, reservation code), `CHECKIN_PROOF_LIMIT` per window (default 20 / 15 min):
+   *   guessing the name of one known code stays slow, and a correct name for that code is refused
+   *   too once its limit is reached (otherwise the limit would not limit);
+   * - per address, the higher `CHECKIN_PROOF_ADDRESS_LIMIT` (default 200 / 15 min), across codes.
+   *   Attempts refused by the first limit do not count here, so hammering one code cannot lock
+   *   the address out of the others.
+   * A valid access token is never limited (the caller checks it before this).
+   *
+   * Why guessing stays infeasible at the defaults: a code is 9 Crockford base32 characters,
+   * 32^9 = 2^45 ≈ 3.5e13 codes. An address may fail 200 times per 15 min = 19,200 a day. With a
+   * million live reservations and the last name always guessed right (a pessimistic bound), one
+   * attempt hits with probability 1e6 / 3.5e13 ≈ 2.9e-8: about 3.5e7 attempts expected, 1,800
+   * days (≈ 5 years) per address; with 10,000 live reservations, ≈ 500 years. Guessing the name
+   * of one known code is capped at 20 tries per 15 min from an address.
+   */
+  async function limitProofs(address: string, code: string | null): Promise<Buffer[]> {
+    const { checkinProofLimit, checkinProofAddressLimit } = ctx.config;
+    const counters: Buffer[] = [];
+    if (code !== null) {
+      const pair = hashSecret(`checkin-proof\u0000${address}\u0000${code}`);
+      await countAttempt(pair, checkinProofLimit, 'for this reservation from this address');
+      counters.push(pair);
     }
+    const perAddress = hashSecret(`checkin-proof\u0000${address}`);
+    await countAttempt(perAddress, checkinProofAddressLimit, 'to find a reservation from this address');
+    counters.push(perAddress);
+    return counters;
   }
 
   return {
@@ -171,18 +203,23 @@ export function checkinService(ctx: AppContext) {
           'Prove the reservation with `lastName` in the body or `Authorization: Bearer <accessToken>`.',
         );
       }
-      const clientHash = hashSecret(`checkin-proof\u0000${proof.clientAddress}`);
-      await limitProofs(clientHash);
-
       const code = normalizeConfirmationCode(proof.reservationId);
       const reservation = code ? await repo.reservationByCode(db, code) : null;
-      const proven =
+      // A valid access token (160 random bits: nothing to guess) is never rate limited.
+      const tokenProven =
         reservation !== null &&
-        ((proof.lastName !== undefined && sameLastName(proof.lastName, reservation.guest.lastName)) ||
-          (proof.accessToken !== undefined &&
-            sameHash(hashSecret(proof.accessToken), Buffer.from(reservation.access_token_hash))));
-      if (!reservation || !proven) throw new AppError('not_found', NOT_FOUND);
-      await repo.forgiveProofAttempt(db, clientHash);
+        proof.accessToken !== undefined &&
+        sameHash(hashSecret(proof.accessToken), Buffer.from(reservation.access_token_hash));
+      if (!tokenProven) {
+        const counters = await limitProofs(proof.clientAddress, code);
+        const nameProven =
+          reservation !== null &&
+          proof.lastName !== undefined &&
+          sameLastName(proof.lastName, reservation.guest.lastName);
+        if (!reservation || !nameProven) throw new AppError('not_found', NOT_FOUND);
+        for (const counter of counters) await repo.forgiveProofAttempt(db, counter);
+      }
+      if (!reservation) throw new AppError('not_found', NOT_FOUND);
 
       if (reservation.status === 'cancelled') {
         throw new AppError(

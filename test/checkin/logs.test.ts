@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bearer } from '../booking/helpers.ts';
+import { assertProblem, bearer } from '../booking/helpers.ts';
 import {
   bookStay,
   CHECKIN,
@@ -63,6 +63,53 @@ describe('logs of a check-in', () => {
         false,
         'image data',
       );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('mask a session id however its URL is percent-encoded; such URLs are 404 (only canonical ids)', async () => {
+    const { t, hotel } = await startCheckinApp({ env: { LOG_LEVEL: 'info' } });
+    try {
+      const booked = await bookStay(t, hotel);
+      const opened = await openSession(t, { reservationId: booked.code, lastName: 'Silva' });
+      assert.equal(opened.statusCode, 201, opened.body);
+      const id: string = opened.json().session.id;
+      const rest = id.slice(4);
+      const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+      const encodings = [
+        `%63ks_${rest}`,
+        `cks%5F${rest}`,
+        `cks%5f${rest}`,
+        `cks_${hex(rest[0] as string)}${rest.slice(1)}`,
+        `cks_${rest.slice(0, -1)}${hex(rest.at(-1) as string)}`,
+        [...id].map(hex).join(''),
+      ];
+      for (const encoded of encodings) {
+        assertProblem(
+          await t.inject({ method: 'GET', url: `${CHECKIN}/sessions/${encoded}` }),
+          404,
+          'not_found',
+        );
+        const step = await t.inject({
+          method: 'POST',
+          url: `${CHECKIN}/sessions/${encoded}/step`,
+          payload: { step: 'guest_details', data: GUEST_DETAILS },
+        });
+        assertProblem(step, 404, 'not_found');
+      }
+      // The canonical id still works, and nothing above changed the session.
+      const canonical = await getSession(t, id);
+      assert.equal(canonical.statusCode, 200, canonical.body);
+      assert.equal(canonical.json().session.nextStep, 'guest_details');
+
+      const logs = t.logs.join('\n');
+      if (process.env.SHOW_LOGS) console.log(logs);
+      assert.ok(logs.includes(`cks_${rest.slice(0, 4)}…`), 'the id is logged masked');
+      assert.equal(logs.includes(rest), false, 'session id without its prefix');
+      assert.equal(logs.includes(rest.slice(1)), false, 'session id less its first character');
+      assert.equal(logs.includes(rest.slice(0, -1)), false, 'session id less its last character');
+      for (const encoded of encodings) assert.equal(logs.includes(encoded), false, encoded);
     } finally {
       await t.close();
     }

@@ -171,7 +171,7 @@ describe('POST /checkin/sessions', () => {
     }
   });
 
-  it('limits failed proofs per client address, in the database, with 429 and Retry-After', async () => {
+  it('limits failed proofs per address and code, in the database, with 429 and Retry-After', async () => {
     const env = { CHECKIN_PROOF_LIMIT: '3', CHECKIN_PROOF_WINDOW_SECONDS: '60' };
     const { t, hotel } = await startCheckinApp({ env });
     const attacker = { remoteAddress: '203.0.113.9' };
@@ -226,6 +226,88 @@ describe('POST /checkin/sessions', () => {
       t.clock.advance(61_000);
       const after = await guess('Silva');
       assert.equal(after.statusCode, 200, after.body);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('does not let failures at a shared address lock others out before the address ceiling', async () => {
+    const env = {
+      CHECKIN_PROOF_LIMIT: '3',
+      CHECKIN_PROOF_ADDRESS_LIMIT: '10',
+      CHECKIN_PROOF_WINDOW_SECONDS: '60',
+    };
+    const { t, hotel } = await startCheckinApp({ env });
+    const shared = { remoteAddress: '192.0.2.44' }; // a hotel's Wi-Fi: guests and a guesser alike
+    const open = (body: object, headers: Record<string, string> = {}) =>
+      t.inject({ method: 'POST', url: '/api/v1/checkin/sessions', payload: body, headers, ...shared });
+    try {
+      const guest = await bookStay(t, hotel);
+      const other = await bookStay(t, hotel, {
+        guest: { firstName: 'Bo', lastName: 'Berg', email: 'bo@example.com' },
+      });
+      // Three codes failed up to their own limit (9 failures), and one over it: 429 for that code only.
+      for (const code of ['ZZZZZZZZ1', 'ZZZZZZZZ2', guest.code]) {
+        for (let i = 0; i < 3; i++)
+          assertProblem(await open({ reservationId: code, lastName: 'Nope' }), 404, 'not_found');
+      }
+      const perCode = await open({ reservationId: guest.code, lastName: 'Silva' });
+      assertProblem(perCode, 429, 'rate_limited');
+      assert.ok(Number(perCode.headers['retry-after']) >= 1, 'Retry-After');
+      // Another reservation from the same address, with its correct last name, is not blocked.
+      const berg = await open({ reservationId: other.code, lastName: 'Berg' });
+      assert.equal(berg.statusCode, 201, berg.body);
+      // The guest whose code is limited still gets in with the access token.
+      const byToken = await open({ reservationId: guest.code }, bearer(guest.token));
+      assert.equal(byToken.statusCode, 201, byToken.body);
+
+      // The address ceiling (10) is reached by the 11th failure over all codes: then every
+      // proof by name from this address waits, with Retry-After; a valid token still does not.
+      assertProblem(await open({ reservationId: 'ZZZZZZZZ3', lastName: 'Nope' }), 404, 'not_found');
+      const ceiling = await open({ reservationId: 'ZZZZZZZZ4', lastName: 'Nope' });
+      assertProblem(ceiling, 429, 'rate_limited');
+      const retryAfter = Number(ceiling.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${ceiling.headers['retry-after']}`);
+      assertProblem(await open({ reservationId: other.code, lastName: 'Berg' }), 429, 'rate_limited');
+      const tokenAgain = await open({ reservationId: other.code }, bearer(other.token));
+      assert.equal(tokenAgain.statusCode, 200, tokenAgain.body);
+      // Elsewhere, nothing is limited.
+      const elsewhere = await t.inject({
+        method: 'POST',
+        url: '/api/v1/checkin/sessions',
+        payload: { reservationId: guest.code, lastName: 'Silva' },
+        remoteAddress: '198.51.100.8',
+      });
+      assert.equal(elsewhere.statusCode, 200, elsewhere.body);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('never rate limits a valid access token, however many proofs failed from its address', async () => {
+    const env = {
+      CHECKIN_PROOF_LIMIT: '2',
+      CHECKIN_PROOF_ADDRESS_LIMIT: '2',
+      CHECKIN_PROOF_WINDOW_SECONDS: '60',
+    };
+    const { t, hotel } = await startCheckinApp({ env });
+    const from = { remoteAddress: '192.0.2.45' };
+    try {
+      const booked = await bookStay(t, hotel);
+      const open = (body: object, headers: Record<string, string> = {}) =>
+        t.inject({ method: 'POST', url: '/api/v1/checkin/sessions', payload: body, headers, ...from });
+      for (let i = 0; i < 5; i++) await open({ reservationId: booked.code, lastName: `Wrong${i}` });
+      assertProblem(await open({ reservationId: booked.code, lastName: 'Silva' }), 429, 'rate_limited');
+      // A wrong token is a failed proof like a wrong name: limited.
+      assertProblem(
+        await open({ reservationId: booked.code }, bearer('rat_wrongwrongwrongwrong')),
+        429,
+        'rate_limited',
+      );
+      for (const expected of [201, 200, 200]) {
+        const res = await open({ reservationId: booked.code }, bearer(booked.token));
+        assert.equal(res.statusCode, expected, res.body);
+      }
     } finally {
       await t.close();
     }

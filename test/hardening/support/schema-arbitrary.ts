@@ -169,22 +169,37 @@ const UNKNOWN_KEYS = [
 ];
 
 /**
+ * Code units PostgreSQL cannot store (jsonb refuses unpaired surrogates, text refuses U+0000):
+ * spliced into an otherwise valid string, they must be refused, never reach a query.
+ */
+export const UNSTORABLE_UNITS = ['\ud800', '\udbff', '\udc00', '\udfff', '\u0000'] as const;
+
+/** `text` with `unit` spliced in at `at` (modulo its length), so the rest of it still looks valid. */
+function splice(text: string, unit: string, at: number): string {
+  const i = at % (text.length + 1);
+  return text.slice(0, i) + unit + text.slice(i);
+}
+
+/**
  * A near-valid value: a valid one with exactly one thing wrong (a field dropped, replaced by a
- * hostile value, or an unknown key added, prototype-pollution keys included).
+ * hostile value, an unknown key added, prototype-pollution keys included, or an unstorable code
+ * unit spliced into one of its strings or keys).
  */
 export function nearValid(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   return fc
     .tuple(
       valid,
       fc.nat(),
-      fc.constantFrom('drop', 'replace', 'add'),
+      fc.constantFrom('drop', 'replace', 'add', 'taint'),
       hostileValue,
       fc.constantFrom(...UNKNOWN_KEYS),
+      fc.constantFrom(...UNSTORABLE_UNITS),
     )
-    .map(([value, pick, mutation, hostile, unknownKey]) => {
+    .map(([value, pick, mutation, hostile, unknownKey, unit]) => {
       const copy = clone(value);
       const all = pointers(copy);
       const pointer = all[pick % all.length] ?? '';
+      if (mutation === 'taint') return taint(copy, all, pick, unit);
       const target = parentOf(copy, pointer);
       if (mutation === 'add' || !target) {
         const containers = all.filter((p) => {
@@ -216,4 +231,21 @@ function get(root: unknown, pointer: string): unknown {
   let node = root;
   for (const part of pointer.split('/').slice(1)) node = (node as Record<string, unknown>)?.[part];
   return node;
+}
+
+/** Splices `unit` into one string of `copy` (its value or, with no string value, a key). */
+function taint(copy: unknown, all: string[], pick: number, unit: string): unknown {
+  if (typeof copy === 'string') return splice(copy, unit, pick);
+  const strings = all.filter((p) => p !== '' && typeof get(copy, p) === 'string');
+  const pointer = strings[pick % Math.max(strings.length, 1)];
+  const target = pointer === undefined ? null : parentOf(copy, pointer);
+  if (target) {
+    const parent = target.parent as Record<string, unknown>;
+    parent[target.key] = splice(String(parent[target.key]), unit, pick);
+    return copy;
+  }
+  if (copy !== null && typeof copy === 'object' && !Array.isArray(copy)) {
+    (copy as Record<string, unknown>)[splice('field', unit, pick)] = 1;
+  }
+  return copy;
 }
