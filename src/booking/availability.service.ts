@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.ts';
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
 import type { Executor } from '../infra/db/database.ts';
 import { sqlState } from '../infra/db/database.ts';

@@ -1,6 +1,6 @@
-import type { AppContext } from '../app.ts';
 import { hotelToday, toRfc3339, zonedInstant } from '../booking/rules/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import type { Executor } from '../infra/db/database.ts';
 import { AppError } from '../infra/http/problems.ts';
