@@ -1,3 +1,4 @@
+import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
@@ -6,7 +7,6 @@ import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from 
 import { inventoryRepository } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
 import { evaluateStay, type StayEvaluation, type Unavailable } from './rules/availability.ts';
-import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
 import type { RestrictionViolation } from './rules/restrictions.ts';
 import { type StayInput, unknownHotel, validateStay } from './stay-validation.ts';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
@@ -20,7 +21,6 @@ import {
 import { assertTokenGrants, assertVersion, notFound } from './reservation-access.ts';
 import { evaluateStay } from './rules/availability.ts';
 import { cancellationCharge } from './rules/cancellation.ts';
-import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
 import { type StayPrice, sellsRoomType } from './rules/pricing.ts';
 import { findRestriction } from './rules/restrictions.ts';
 import { validateStay } from './stay-validation.ts';

@@ -1,6 +1,6 @@
+import { nightsBetween } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
-import { nightsBetween } from './rules/dates.ts';
 
 export const MAX_NIGHTS = 365;
 

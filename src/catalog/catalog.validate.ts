@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { isCalendarDate } from '../booking/rules/dates.ts';
+import { isCalendarDate } from '../calendar/dates.ts';
 import {
   CatalogFile,
   type Hotel,

@@ -1,5 +1,5 @@
 import { FormatRegistry, type Static, Type } from '@sinclair/typebox';
-import { isCalendarDate } from '../booking/rules/dates.ts';
+import { isCalendarDate } from '../calendar/dates.ts';
 import { STEP_NAMES } from './steps.ts';
 
 // TypeBox knows no formats of its own; 'date' means a real calendar date everywhere in this service.

@@ -1,4 +1,4 @@
-import { hotelToday, toRfc3339, zonedInstant } from '../booking/rules/dates.ts';
+import { hotelToday, toRfc3339, zonedInstant } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { addDays } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
-import { addDays } from './dates.ts';
 import {
   includedTaxAmount,
   type PriceLine,

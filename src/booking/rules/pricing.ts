@@ -1,3 +1,4 @@
+import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
 import type {
   Hotel,
   RatePlan,
@@ -7,7 +8,6 @@ import type {
   ServiceDef,
   TaxDef,
 } from '../../catalog/catalog.schema.ts';
-import { addDays, eachNight, toRfc3339, zonedInstant } from './dates.ts';
 import { type RoomParty, splitParty } from './party.ts';
 
 export type Money = { amount: number; currency: string };
