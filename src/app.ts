@@ -2,10 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
-import { CancellationPolicy, Money, PriceLine } from './booking/booking.schemas.ts';
+import { CancellationPolicy, PriceLine } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
+import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
 import { frameworkErrors } from './infra/http/framework-errors.ts';
 import { healthRoutes } from './infra/http/health.routes.ts';
@@ -34,6 +35,7 @@ const SHARED_SCHEMAS = [Money, PriceLine, CancellationPolicy];
 
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  registerSchemaFormats();
   const ctx: AppContext = {
     ...options,
     payments: options.payments ?? createTestPaymentProvider(),

@@ -1,5 +1,6 @@
 import type { Executor } from '../infra/db/database.ts';
-import type { Money, PriceLine } from './rules/pricing.ts';
+import type { Money } from '../payments/money.ts';
+import type { PriceLine } from './rules/pricing.ts';
 
 /** The priced stay as stored with a reservation: what was sold, at what price, under which policy. */
 export interface StoredStay {

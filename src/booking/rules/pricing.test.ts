@@ -6,8 +6,8 @@ import {
   includedTaxAmount,
   type PriceLine,
   priceStay,
-  type StayInput,
   type StayPrice,
+  type StayToPrice,
   sellsRoomType,
 } from './pricing.ts';
 
@@ -58,7 +58,7 @@ function hotel(overrides: Partial<Hotel> = {}): Hotel {
   };
 }
 
-function stay(overrides: Partial<StayInput> = {}): StayInput {
+function stay(overrides: Partial<StayToPrice> = {}): StayToPrice {
   return {
     roomTypeId: 'double',
     ratePlanId: 'flex',
