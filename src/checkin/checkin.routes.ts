@@ -4,7 +4,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
+import { AppError, type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import {
   IDENTITY_BODY_LIMIT,
   OpenSessionBody,
@@ -50,11 +50,7 @@ const stepValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
       for (const key of Object.keys(rest)) errors.push({ path: `/${key}`, message: 'is not a known field' });
     }
     if (errors.length === 0) return { value: body };
-    return {
-      error: new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
-        errors,
-      }),
-    };
+    return { error: validationProblem(errors) };
   };
 };
 

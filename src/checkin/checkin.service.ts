@@ -3,7 +3,7 @@ import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import type { Executor } from '../infra/db/database.ts';
-import { AppError } from '../infra/http/problems.ts';
+import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import {
   type ReservationRow,
@@ -362,12 +362,8 @@ export function checkinService(ctx: AppContext) {
   };
 }
 
-export type CheckinService = ReturnType<typeof checkinService>;
-
 function validationError(errors: { path?: string; message: string }[]): AppError {
-  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
-    errors: errors.map((e) => ({ path: e.path ?? '/', message: e.message })),
-  });
+  return validationProblem(errors.map((e) => ({ path: e.path ?? '/', message: e.message })));
 }
 
 function refusalError(

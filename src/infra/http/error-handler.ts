@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sqlState } from '../db/database.ts';
-import { AppError, PROBLEMS, type ProblemCode, type ProblemDetailEntry, problemType } from './problems.ts';
+import {
+  AppError,
+  PROBLEMS,
+  type ProblemCode,
+  type ProblemDetailEntry,
+  problemType,
+  validationProblem,
+} from './problems.ts';
 
 type AjvError = {
   instancePath: string;
@@ -73,31 +80,23 @@ function toProblem(error: FastifyError | AppError): {
   if (error instanceof AppError) {
     return { code: error.code, detail: error.message, errors: error.errors, headers: error.headers };
   }
-  if (error.validation) {
-    const errors = validationEntries(error);
-    return {
-      code: 'validation_error',
-      detail: errors.map((e) => `${e.path} ${e.message}`).join('; '),
-      errors,
-    };
-  }
+  if (error.validation) return toProblem(validationProblem(validationEntries(error)));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported_media_type', detail: 'Send the request body as application/json.' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', detail: 'The request body is larger than this endpoint accepts.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return {
-        code: 'validation_error',
-        detail: 'The request body is empty.',
-        errors: [{ path: '/', message: 'is required' }],
-      };
+      return toProblem(
+        validationProblem([{ path: '/', message: 'is required' }], 'The request body is empty.'),
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return {
-        code: 'validation_error',
-        detail: 'The request body is not valid JSON.',
-        errors: [{ path: '/', message: 'is not valid JSON' }],
-      };
+      return toProblem(
+        validationProblem(
+          [{ path: '/', message: 'is not valid JSON' }],
+          'The request body is not valid JSON.',
+        ),
+      );
   }
   const status = error.statusCode ?? 500;
   if (status === 429)
@@ -108,11 +107,7 @@ function toProblem(error: FastifyError | AppError): {
   if (status === 503)
     return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
   if (status >= 400 && status < 500) {
-    return {
-      code: 'validation_error',
-      detail: error.message,
-      errors: [{ path: '/', message: error.message }],
-    };
+    return toProblem(validationProblem([{ path: '/', message: error.message }], error.message));
   }
   if (isDatabaseUnavailable(error)) {
     return {
