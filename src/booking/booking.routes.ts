@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
+import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { createQuote, searchAvailability } from './availability.service.ts';
 import {
@@ -17,7 +18,7 @@ import {
 } from './booking.schemas.ts';
 import { cancelReservation, createReservation, modifyReservation } from './reservation.service.ts';
 import { etagOf, reservationView } from './reservation.view.ts';
-import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
+import { reservationCodeOrNotFound } from './reservation-access.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -164,9 +165,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           ),
         },
       },
+      preHandler: authenticate('reservationToken'),
     },
     async (request, reply) => {
-      const token = bearerToken(request.headers.authorization);
+      const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await modifyReservation(
         ctx,
@@ -211,9 +213,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       preValidation: async (request) => {
         request.body ??= {};
       },
+      preHandler: authenticate('reservationToken'),
     },
     async (request, reply) => {
-      const token = bearerToken(request.headers.authorization);
+      const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await cancelReservation(
         ctx,

@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { authenticate } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError, type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import {
@@ -91,19 +92,13 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           ),
         },
       },
+      preHandler: authenticate('reservationTokenIfSent'),
     },
     async (request, reply) => {
-      const authorization = request.headers.authorization;
-      let accessToken: string | undefined;
-      if (authorization !== undefined) {
-        const bearer = /^Bearer +(\S+)$/i.exec(authorization);
-        if (!bearer) throw new AppError('unauthorized', 'Authorization must be `Bearer <accessToken>`.');
-        accessToken = bearer[1];
-      }
       const { created, signed } = await service.open({
         reservationId: request.body.reservationId,
         lastName: request.body.lastName,
-        accessToken,
+        accessToken: request.credential,
         clientAddress: request.ip,
       });
       return reply
