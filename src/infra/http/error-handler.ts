@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sqlState } from '../db/database.ts';
+import { constraintProblem, isDatabaseUnavailable } from './database-problems.ts';
 import {
   AppError,
   PROBLEMS,
@@ -52,25 +52,6 @@ function validationEntries(error: FastifyError): ProblemDetailEntry[] {
   return entries.length > 0 ? entries : [{ path: prefix || '/', message: 'is invalid' }];
 }
 
-/** Errors of the database driver that mean "the database is not reachable", not "bad input". */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const state = sqlState(error);
-  // 08: connection lost; 53: server out of connections/resources; 57P0x: server shutting down or
-  // starting; 57014: a statement timed out (locks held too long, an overloaded server).
-  if (state && (/^(08|53)/.test(state) || ['57P01', '57P02', '57P03', '57014'].includes(state))) return true;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (
-    code &&
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
-  ) {
-    return true;
-  }
-  const message = (error as Error).message ?? '';
-  return /timeout exceeded when trying to connect|Connection terminated|Cannot use a pool after calling end|Query read timeout|not queryable/.test(
-    message,
-  );
-}
-
 function toProblem(error: FastifyError | AppError): {
   code: ProblemCode;
   detail: string;
@@ -109,6 +90,8 @@ function toProblem(error: FastifyError | AppError): {
   if (status >= 400 && status < 500) {
     return toProblem(validationProblem([{ path: '/', message: error.message }], error.message));
   }
+  const refused = constraintProblem(error);
+  if (refused) return refused;
   if (isDatabaseUnavailable(error)) {
     return {
       code: 'service_unavailable',
