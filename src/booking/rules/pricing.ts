@@ -229,8 +229,20 @@ export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
   };
 }
 
-function addedTaxQuantity(tax: TaxDef, adults: number, nights: number): number {
-  return tax.type === 'per_adult_per_night' ? adults * nights : 1;
+type AddedTax = Exclude<TaxDef, { type: 'percent_included' }>;
+
+/** How many times an added tax is charged: a new tax type must say so here or fail to compile. */
+function addedTaxQuantity(tax: AddedTax, adults: number, nights: number): number {
+  switch (tax.type) {
+    case 'per_adult_per_night':
+      return adults * nights;
+    case 'per_stay':
+      return 1;
+    default: {
+      const unknown: never = tax.type;
+      throw new Error(`no quantity rule for tax type ${String(unknown)}`);
+    }
+  }
 }
 
 /**
