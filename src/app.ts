@@ -2,13 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
-import { CancellationPolicy, Money, PriceLine } from './booking/booking.schemas.ts';
-import type { CatalogStore } from './catalog/catalog.service.ts';
+import { CancellationPolicy, PriceLine } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
-import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
-import type { Encryptor } from './infra/crypto/encryption.ts';
-import type { Database } from './infra/db/database.ts';
+import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
 import { frameworkErrors } from './infra/http/framework-errors.ts';
 import { healthRoutes } from './infra/http/health.routes.ts';
@@ -25,19 +23,6 @@ import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
-import type { SigningKeyStore } from './signing/signing.service.ts';
-
-/** Everything a request may need, built once at start and shared by the features. */
-export interface AppContext {
-  config: Config;
-  db: Database;
-  catalog: CatalogStore;
-  encryptor: Encryptor;
-  payments: PaymentProvider;
-  clock: Clock;
-  /** Signs check-in sessions; its public keys are the JWKS. */
-  signer: SigningKeyStore;
-}
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
@@ -50,6 +35,7 @@ const SHARED_SCHEMAS = [Money, PriceLine, CancellationPolicy];
 
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  registerSchemaFormats();
   const ctx: AppContext = {
     ...options,
     payments: options.payments ?? createTestPaymentProvider(),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { quoteRepository } from './booking/quote.repository.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
 import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
@@ -13,7 +14,8 @@ import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
-import { startHousekeeping } from './infra/housekeeping.ts';
+import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
+import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
@@ -24,6 +26,12 @@ export async function openDatabase(config: Config, options: { inMemory?: boolean
     return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
   return openEmbeddedDatabase(options.inMemory ? null : `${config.dataDir}/pgdata`);
 }
+
+/** What outlives its purpose: idempotency keys past their 24 h, quotes expired a day ago unbooked. */
+const HOUSEKEEPING: HousekeepingJob[] = [
+  { name: 'idempotencyKeys', run: (db) => idempotencyRepository.deleteExpired(db) },
+  { name: 'quotes', run: (db) => quoteRepository.deleteStale(db) },
+];
 
 export interface Runtime {
   app: FastifyInstance;
@@ -78,7 +86,7 @@ export async function createRuntime(
       payments: overrides.payments,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
-    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000);
+    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, HOUSEKEEPING);
     signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
     const identityPurge = startIdentityPurge({
       db,

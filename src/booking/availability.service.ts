@@ -1,12 +1,12 @@
-import type { AppContext } from '../app.ts';
+import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
 import { inventoryRepository } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
 import { evaluateStay, type StayEvaluation, type Unavailable } from './rules/availability.ts';
-import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
 import type { RestrictionViolation } from './rules/restrictions.ts';
 import { type StayInput, unknownHotel, validateStay } from './stay-validation.ts';
 

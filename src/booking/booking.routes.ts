@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { createQuote, searchAvailability } from './availability.service.ts';
@@ -24,7 +25,7 @@ import {
   type NewReservation,
 } from './reservation.service.ts';
 import { etagOf, reservationView } from './reservation.view.ts';
-import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
+import { reservationCodeOrNotFound } from './reservation-access.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -179,9 +180,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           ),
         },
       },
+      preHandler: authenticate('reservationToken'),
     },
     async (request, reply) => {
-      const token = bearerToken(request.headers.authorization);
+      const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
       const answer = atomicReply(request, reply, currentReservation);
       const row = await modifyReservation(
@@ -228,9 +230,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       preValidation: async (request) => {
         request.body ??= {};
       },
+      preHandler: authenticate('reservationToken'),
     },
     async (request, reply) => {
-      const token = bearerToken(request.headers.authorization);
+      const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
       const answer = atomicReply(request, reply, currentReservation);
       const row = await cancelReservation(

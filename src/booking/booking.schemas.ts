@@ -1,21 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CalendarDate, MoneyRef } from '../infra/http/common-schemas.ts';
 
 /** Request and response schemas of the booking API: they validate, serialise, type and document. */
 
-export const Money = Type.Object(
-  {
-    amount: Type.Integer({ description: 'integer amount in minor units (cents)', examples: [55200] }),
-    currency: Type.String({ pattern: '^[A-Z]{3}$', examples: ['EUR'] }),
-  },
-  { $id: 'Money', description: 'An amount of money in integer minor units' },
-);
-const MoneyRef = Type.Ref(Money);
-
-const CalendarDate = Type.String({
-  format: 'date',
-  description: 'hotel-local date YYYY-MM-DD',
-  examples: ['2027-03-01'],
-});
+const HotelDate = CalendarDate('hotel-local date YYYY-MM-DD', ['2027-03-01']);
 const Instant = Type.String({
   format: 'date-time',
   description: 'RFC 3339 UTC instant',
@@ -30,12 +18,8 @@ const stayFields = {
     description: 'catalogue hotel id',
     examples: ['harbour-view'],
   }),
-  checkIn: CalendarDate,
-  checkOut: Type.String({
-    format: 'date',
-    description: 'hotel-local date, after checkIn',
-    examples: ['2027-03-04'],
-  }),
+  checkIn: HotelDate,
+  checkOut: CalendarDate('hotel-local date, after checkIn', ['2027-03-04']),
   adults: Type.Integer({ minimum: 1, maximum: 100, examples: [2] }),
   children: Type.Optional(
     Type.Array(Type.Integer({ minimum: 0, maximum: 17 }), {
@@ -136,8 +120,8 @@ export type ReservationRequest = Static<typeof ReservationRequest>;
 
 export const ModifyRequest = Type.Object(
   {
-    checkIn: Type.Optional(CalendarDate),
-    checkOut: Type.Optional(CalendarDate),
+    checkIn: Type.Optional(HotelDate),
+    checkOut: Type.Optional(HotelDate),
     adults: Type.Optional(stayFields.adults),
     children: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 17 }), { maxItems: 50 })),
     rooms: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
@@ -193,7 +177,7 @@ export const PriceLine = Type.Object(
     type: Type.Union([Type.Literal('room'), Type.Literal('service'), Type.Literal('tax')]),
     code: Type.String(),
     name: Type.String(),
-    date: Type.Optional(CalendarDate),
+    date: Type.Optional(HotelDate),
     quantity: Type.Integer(),
     unitAmount: MoneyRef,
     amount: MoneyRef,
@@ -228,16 +212,16 @@ const RestrictionDetails = {
   minStay: Type.Optional(Type.Integer()),
   maxStay: Type.Optional(Type.Integer()),
   maxDaysBeforeArrival: Type.Optional(Type.Integer()),
-  latestArrival: Type.Optional(CalendarDate),
-  from: Type.Optional(CalendarDate),
-  to: Type.Optional(CalendarDate),
-  dates: Type.Optional(Type.Array(CalendarDate)),
+  latestArrival: Type.Optional(HotelDate),
+  from: Type.Optional(HotelDate),
+  to: Type.Optional(HotelDate),
+  dates: Type.Optional(Type.Array(HotelDate)),
 };
 
 /** The stay as asked for, echoed by search, quote and reservation responses. */
 const stayEchoFields = {
-  checkIn: CalendarDate,
-  checkOut: CalendarDate,
+  checkIn: HotelDate,
+  checkOut: HotelDate,
   nights: Type.Integer(),
   adults: Type.Integer(),
   children: Type.Array(Type.Integer()),
@@ -259,7 +243,7 @@ export const SearchResponse = Type.Object(
         roomType: Type.Object({ id: Type.String(), name: Type.String(), maxOccupancy: Type.Integer() }),
         ratePlan: RatePlanSummary,
         available: Type.Integer({ description: 'fewest rooms left on any night of the stay' }),
-        nightly: Type.Array(Type.Object({ date: CalendarDate, amount: MoneyRef }), {
+        nightly: Type.Array(Type.Object({ date: HotelDate, amount: MoneyRef }), {
           description: 'room price per night, all rooms together',
         }),
         total: MoneyRef,

@@ -1,5 +1,5 @@
+import { eachNight } from '../calendar/dates.ts';
 import type { Executor } from '../infra/db/database.ts';
-import { eachNight } from './rules/dates.ts';
 
 /** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
 export interface InventoryChange {

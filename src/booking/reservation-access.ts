@@ -2,21 +2,6 @@ import { hashSecret, normalizeConfirmationCode, sameHash } from '../infra/crypto
 import { AppError } from '../infra/http/problems.ts';
 import type { ReservationRow } from './reservation.repository.ts';
 
-/** The bearer token from an Authorization header, or a 401 that says how to authenticate. */
-export function bearerToken(header: string | undefined): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match?.[1]) {
-    throw new AppError(
-      'unauthorized',
-      'Send the reservation access token as "Authorization: Bearer rat_…".',
-      {
-        headers: { 'www-authenticate': 'Bearer realm="innkeep"' },
-      },
-    );
-  }
-  return match[1];
-}
-
 /** Only the hash is stored, so the comparison is of hashes, in constant time. */
 export function assertTokenGrants(row: ReservationRow, token: string): void {
   if (!sameHash(row.accessTokenHash, hashSecret(token))) {

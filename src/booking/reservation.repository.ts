@@ -1,5 +1,6 @@
 import type { Executor } from '../infra/db/database.ts';
-import type { Money, PriceLine } from './rules/pricing.ts';
+import type { Money } from '../payments/money.ts';
+import type { PriceLine } from './rules/pricing.ts';
 
 /** The priced stay as stored with a reservation: what was sold, at what price, under which policy. */
 export interface StoredStay {
@@ -157,11 +158,6 @@ export const reservationRepository = {
     return rows[0] ? toRow(rows[0]) : null;
   },
 
-  async findByQuote(db: Executor, quoteId: string): Promise<ReservationRow | null> {
-    const { rows } = await db.query(`SELECT ${COLUMNS} FROM reservations WHERE quote_id = $1`, [quoteId]);
-    return rows[0] ? toRow(rows[0]) : null;
-  },
-
   /** Writes the changed state back and bumps the version: the ETag every client sees changes with it. */
   async update(tx: Executor, r: ReservationRow, now: Date): Promise<ReservationRow> {
     const { rows } = await tx.query(
@@ -214,13 +210,5 @@ export const reservationRepository = {
         p.last4 ?? null,
       ],
     );
-  },
-
-  async paymentsOf(db: Executor, reservationId: number) {
-    const { rows } = await db.query<{ kind: string; purpose: string; amount: number }>(
-      'SELECT kind, purpose, amount FROM payments WHERE reservation_id = $1 ORDER BY id',
-      [reservationId],
-    );
-    return rows;
   },
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app.ts';
+import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, sqlState, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
@@ -19,7 +20,6 @@ import {
 import { assertTokenGrants, assertVersion, notFound } from './reservation-access.ts';
 import { evaluateStay } from './rules/availability.ts';
 import { cancellationCharge } from './rules/cancellation.ts';
-import { hotelToday, nightsBetween, toRfc3339 } from './rules/dates.ts';
 import { type StayPrice, sellsRoomType } from './rules/pricing.ts';
 import { findRestriction } from './rules/restrictions.ts';
 import { validateStay } from './stay-validation.ts';

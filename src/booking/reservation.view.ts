@@ -1,6 +1,6 @@
+import { toRfc3339 } from '../calendar/dates.ts';
 import type { Reservation } from './booking.schemas.ts';
 import type { ReservationRow } from './reservation.repository.ts';
-import { toRfc3339 } from './rules/dates.ts';
 
 /** What a client may still owe: the balance while confirmed, the unpaid part of the fee once cancelled. */
 export function amountDue(r: ReservationRow): number {

@@ -1,6 +1,11 @@
+import { nightsBetween } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
-import { nightsBetween } from './rules/dates.ts';
+import {
+  type AppError,
+  invalid,
+  type ProblemDetailEntry,
+  validationProblem,
+} from '../infra/http/problems.ts';
 
 export const MAX_NIGHTS = 365;
 
@@ -63,14 +68,10 @@ export function validateStay(
     }
   }
   if (errors.length > 0) {
-    throw new AppError('validation_error', errors.map((e) => `${e.path} ${e.message}`).join('; '), {
-      errors,
-    });
+    throw validationProblem(errors);
   }
 }
 
 export function unknownHotel(hotelId: string): AppError {
-  return new AppError('validation_error', `/hotelId unknown hotel "${hotelId}"`, {
-    errors: [{ path: '/hotelId', message: `unknown hotel "${hotelId}"` }],
-  });
+  return invalid('/hotelId', `unknown hotel "${hotelId}"`);
 }

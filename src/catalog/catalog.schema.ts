@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CalendarDate } from '../infra/http/common-schemas.ts';
 
 /**
  * The catalogue file (API.md section 6). Unknown properties are tolerated (and reported as
@@ -7,7 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
  */
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'catalogue id' });
-const CalendarDate = Type.String({ format: 'date', description: 'hotel-local date YYYY-MM-DD' });
+const HotelDate = CalendarDate();
 const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
 const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
@@ -30,8 +31,8 @@ export const RoomPrice = Type.Object({
 export type RoomPrice = Static<typeof RoomPrice>;
 
 export const SeasonDef = Type.Object({
-  from: CalendarDate,
-  to: CalendarDate,
+  from: HotelDate,
+  to: HotelDate,
   prices: Type.Record(Type.String(), Type.Partial(RoomPrice)),
 });
 export type SeasonDef = Static<typeof SeasonDef>;
@@ -86,8 +87,8 @@ export const TaxDef = Type.Union([
 export type TaxDef = Static<typeof TaxDef>;
 
 export const RestrictionDef = Type.Object({
-  from: CalendarDate,
-  to: CalendarDate,
+  from: HotelDate,
+  to: HotelDate,
   roomTypes: Type.Optional(Type.Array(Id)),
   ratePlans: Type.Optional(Type.Array(Id)),
   stopSell: Type.Optional(Type.Boolean()),

@@ -1,4 +1,4 @@
-import { addDays, hotelToday } from '../booking/rules/dates.ts';
+import { addDays, hotelToday } from '../calendar/dates.ts';
 import type { Database } from '../infra/db/database.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';
 import type { Hotel } from './catalog.schema.ts';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { isCalendarDate } from '../booking/rules/dates.ts';
+import { registerSchemaFormats } from '../infra/http/common-schemas.ts';
 import {
   CatalogFile,
   type Hotel,
@@ -27,9 +27,9 @@ export class CatalogError extends Error {
 
 export type LoadedCatalog = { hotels: Hotel[]; warnings: string[] };
 
-// TypeBox knows no formats of its own. Registered only when absent so that whoever registered
-// 'date' first (the HTTP layer, say) keeps its definition; both mean a real calendar date.
-if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', isCalendarDate);
+// A catalogue is checked at start and by the CLI, before (or without) an app: the 'date' format
+// must be known here too.
+registerSchemaFormats();
 
 const catalogCheck = TypeCompiler.Compile(CatalogFile);
 

@@ -1,11 +1,7 @@
 import { reservationRepository } from '../booking/reservation.repository.ts';
 import type { Executor } from '../infra/db/database.ts';
+import type { Money } from '../payments/money.ts';
 import type { StepName, StepState, StepStatus } from './steps.ts';
-
-interface MoneyJson {
-  amount: number;
-  currency: string;
-}
 
 /** The columns of a reservation that check-in reads. */
 export interface ReservationRow {
@@ -21,7 +17,7 @@ export interface ReservationRow {
   total_amount: number;
   currency: string;
   paid_amount: number;
-  cancellation: { fee?: MoneyJson } | null;
+  cancellation: { fee?: Money } | null;
   access_token_hash: Uint8Array;
 }
 

@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { authenticate } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
+import { AppError, type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import {
   IDENTITY_BODY_LIMIT,
@@ -51,11 +52,7 @@ const stepValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
       for (const key of Object.keys(rest)) errors.push({ path: `/${key}`, message: 'is not a known field' });
     }
     if (errors.length === 0) return { value: body };
-    return {
-      error: new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
-        errors,
-      }),
-    };
+    return { error: validationProblem(errors) };
   };
 };
 
@@ -108,15 +105,9 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           ),
         },
       },
+      preHandler: authenticate('reservationTokenIfSent'),
     },
     async (request, reply) => {
-      const authorization = request.headers.authorization;
-      let accessToken: string | undefined;
-      if (authorization !== undefined) {
-        const bearer = /^Bearer +(\S+)$/i.exec(authorization);
-        if (!bearer) throw new AppError('unauthorized', 'Authorization must be `Bearer <accessToken>`.');
-        accessToken = bearer[1];
-      }
       const answer = atomicReply(request, reply, ({ created, signed }: OpenedSession) => ({
         status: created ? 201 : 200,
         headers: { 'cache-control': NO_STORE },
@@ -126,7 +117,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         {
           reservationId: request.body.reservationId,
           lastName: request.body.lastName,
-          accessToken,
+          accessToken: request.credential,
           clientAddress: request.ip,
         },
         answer,

@@ -1,9 +1,6 @@
-import { FormatRegistry, type Static, Type } from '@sinclair/typebox';
-import { isCalendarDate } from '../booking/rules/dates.ts';
+import { type Static, Type } from '@sinclair/typebox';
+import { CalendarDate, MoneyRef } from '../infra/http/common-schemas.ts';
 import { STEP_NAMES } from './steps.ts';
-
-// TypeBox knows no formats of its own; 'date' means a real calendar date everywhere in this service.
-if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', isCalendarDate);
 
 /** Largest decoded document image. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -12,18 +9,10 @@ export const IDENTITY_BODY_LIMIT = 8 * 1024 * 1024;
 
 const Name = (description: string, example: string) =>
   Type.String({ minLength: 1, maxLength: 100, description, examples: [example] });
-const CalendarDate = (description: string, example: string) =>
-  Type.String({ format: 'date', description: `${description} (YYYY-MM-DD)`, examples: [example] });
+const DateOf = (description: string, example: string) =>
+  CalendarDate(`${description} (YYYY-MM-DD)`, [example]);
 const Country = (description: string) =>
   Type.String({ pattern: '^[A-Z]{2}$', description: `${description}: ISO 3166-1 alpha-2`, examples: ['PT'] });
-
-export const Money = Type.Object(
-  {
-    amount: Type.Integer({ description: 'integer amount in minor units', examples: [55200] }),
-    currency: Type.String({ description: 'ISO 4217 code', examples: ['EUR'] }),
-  },
-  { additionalProperties: false },
-);
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -65,7 +54,7 @@ const Companion = Type.Object(
   {
     firstName: Name('given name', 'Rui'),
     lastName: Name('family name', 'Silva'),
-    dateOfBirth: CalendarDate('date of birth', '2018-06-14'),
+    dateOfBirth: DateOf('date of birth', '2018-06-14'),
     nationality: Country('nationality'),
   },
   { additionalProperties: false },
@@ -81,7 +70,7 @@ export const GuestDetailsData = Type.Object(
       description: 'e-mail address',
       examples: ['ana@example.com'],
     }),
-    dateOfBirth: CalendarDate('date of birth, in the past', '1988-04-02'),
+    dateOfBirth: DateOf('date of birth, in the past', '1988-04-02'),
     nationality: Country('nationality'),
     phone: Type.Optional(
       Type.String({
@@ -138,7 +127,7 @@ export const IdentityDocumentData = Type.Object(
       examples: ['CA1234567'],
     }),
     issuingCountry: Country('issuing country'),
-    expiryDate: CalendarDate('expiry date, not before check-out', '2031-05-20'),
+    expiryDate: DateOf('expiry date, not before check-out', '2031-05-20'),
     image: Type.Optional(
       Type.String({
         maxLength: IDENTITY_BODY_LIMIT,
@@ -317,7 +306,7 @@ const SignatureView = Type.Object(
 );
 
 const PaymentView = Type.Object(
-  { amount: Money, brand: Type.Optional(Type.String()), last4: Type.Optional(Type.String()) },
+  { amount: MoneyRef, brand: Type.Optional(Type.String()), last4: Type.Optional(Type.String()) },
   { additionalProperties: false, title: 'payment data' },
 );
 
@@ -362,8 +351,8 @@ export const SessionView = Type.Object(
         rooms: Type.Integer(),
         roomType: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
         guestName: Type.String({ description: "the booker's first and last name", examples: ['Ana Silva'] }),
-        total: Money,
-        balanceDue: Money,
+        total: MoneyRef,
+        balanceDue: MoneyRef,
       },
       { additionalProperties: false },
     ),

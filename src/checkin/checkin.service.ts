@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.ts';
-import { hotelToday, toRfc3339, zonedInstant } from '../booking/rules/dates.ts';
+import { hotelToday, toRfc3339, zonedInstant } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
-import { AppError } from '../infra/http/problems.ts';
+import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import {
   type ReservationRow,
@@ -412,12 +412,8 @@ export function checkinService(ctx: AppContext) {
   };
 }
 
-export type CheckinService = ReturnType<typeof checkinService>;
-
 function validationError(errors: { path?: string; message: string }[]): AppError {
-  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
-    errors: errors.map((e) => ({ path: e.path ?? '/', message: e.message })),
-  });
+  return validationProblem(errors.map((e) => ({ path: e.path ?? '/', message: e.message })));
 }
 
 function refusalError(

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { addDays, zonedInstant } from '../booking/rules/dates.ts';
+import { addDays, zonedInstant } from '../calendar/dates.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { checkinRepository as repo } from './checkin.repository.ts';

@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../booking/rules/dates.ts';
+import { toRfc3339 } from '../calendar/dates.ts';
 import type { ReservationRow, SessionRow, StepRow } from './checkin.repository.ts';
 import type { SessionView } from './checkin.schemas.ts';
 import { nextStep, type SessionStatus } from './steps.ts';

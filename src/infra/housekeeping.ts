@@ -1,23 +1,35 @@
 import type { Logger } from 'pino';
-import { quoteRepository } from '../booking/quote.repository.ts';
 import type { Database } from './db/database.ts';
-import { idempotencyRepository } from './idempotency/idempotency.repository.ts';
 
 /**
- * Deletes what has outlived its purpose: idempotency keys past their 24 h and quotes that expired
- * a day ago without becoming a reservation. Safe to run on every process at once.
+ * One cleanup: deletes rows that have outlived their purpose and answers how many went. Each
+ * feature owns its jobs; the runtime hands them to `startHousekeeping`, so this module knows none.
+ * A job must be safe to run on every process at once.
  */
-export async function runHousekeeping(db: Database): Promise<{ idempotencyKeys: number; quotes: number }> {
-  const idempotencyKeys = await idempotencyRepository.deleteExpired(db);
-  const quotes = await quoteRepository.deleteStale(db);
-  return { idempotencyKeys, quotes };
+export interface HousekeepingJob {
+  name: string;
+  run(db: Database): Promise<number>;
 }
 
-export function startHousekeeping(db: Database, logger: Logger, intervalMs: number): () => void {
+export async function runHousekeeping(
+  db: Database,
+  jobs: HousekeepingJob[],
+): Promise<Record<string, number>> {
+  const deleted: Record<string, number> = {};
+  for (const job of jobs) deleted[job.name] = await job.run(db);
+  return deleted;
+}
+
+export function startHousekeeping(
+  db: Database,
+  logger: Logger,
+  intervalMs: number,
+  jobs: HousekeepingJob[],
+): () => void {
   const timer = setInterval(() => {
-    runHousekeeping(db)
+    runHousekeeping(db, jobs)
       .then((deleted) => {
-        if (deleted.idempotencyKeys + deleted.quotes > 0) logger.info({ deleted }, 'housekeeping');
+        if (Object.values(deleted).some((count) => count > 0)) logger.info({ deleted }, 'housekeeping');
       })
       .catch((err) => logger.warn({ err }, 'housekeeping failed'));
   }, intervalMs);

@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.ts';
-import type { Executor } from '../infra/db/database.ts';
+import type { Database, Executor } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
-import type { ChargeResult } from './payment-provider.ts';
+import type { ChargeResult, PaymentProvider } from './payment-provider.ts';
 
-type Ctx = Pick<AppContext, 'db' | 'payments'>;
+// Payments sit below the features: they take the two things they need, not the app's context.
+type Ctx = { db: Database; payments: PaymentProvider };
 
 export interface Charge {
   providerRef: string;

@@ -24,5 +24,3 @@ export function createTestPaymentProvider(): PaymentProvider {
     },
   };
 }
-
-export const TEST_TOKENS = Object.keys(CARDS);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { addDays } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
-import { addDays } from './dates.ts';
 import {
   includedTaxAmount,
   type PriceLine,
   priceStay,
-  type StayInput,
   type StayPrice,
+  type StayToPrice,
   sellsRoomType,
 } from './pricing.ts';
 
@@ -58,7 +58,7 @@ function hotel(overrides: Partial<Hotel> = {}): Hotel {
   };
 }
 
-function stay(overrides: Partial<StayInput> = {}): StayInput {
+function stay(overrides: Partial<StayToPrice> = {}): StayToPrice {
   return {
     roomTypeId: 'double',
     ratePlanId: 'flex',

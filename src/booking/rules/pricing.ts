@@ -1,3 +1,4 @@
+import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
 import type {
   Hotel,
   RatePlan,
@@ -7,10 +8,8 @@ import type {
   ServiceDef,
   TaxDef,
 } from '../../catalog/catalog.schema.ts';
-import { addDays, eachNight, toRfc3339, zonedInstant } from './dates.ts';
+import type { Money } from '../../payments/money.ts';
 import { type RoomParty, splitParty } from './party.ts';
-
-export type Money = { amount: number; currency: string };
 
 export type PriceLine = {
   type: 'room' | 'service' | 'tax';
@@ -45,7 +44,8 @@ export type StayPrice = {
   cancellationPolicy: CancellationPolicy;
 };
 
-export type StayInput = {
+/** One room type under one rate plan for a stay: what `priceStay` prices (a search request may leave both open). */
+export type StayToPrice = {
   roomTypeId: string;
   ratePlanId: string;
   checkIn: string;
@@ -102,7 +102,7 @@ function roomNightAmount(price: FullRoomPrice, room: RoomParty): number {
   );
 }
 
-function serviceQuantity(service: ServiceDef, input: StayInput, nights: number): number {
+function serviceQuantity(service: ServiceDef, input: StayToPrice, nights: number): number {
   switch (service.pricing) {
     case 'per_stay':
       return 1;
@@ -142,7 +142,7 @@ function sum(amounts: number[]): number {
  * Prices a stay exactly as API.md section 6 describes. The caller has already checked that the
  * rate plan sells the room type and that the requested services exist; a breach of either throws.
  */
-export function priceStay(hotel: Hotel, input: StayInput): StayPrice {
+export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
   const roomType = hotel.roomTypes.find((rt) => rt.id === input.roomTypeId);
   if (!roomType) throw new Error(`Unknown room type ${input.roomTypeId} in hotel ${hotel.id}`);
   const ratePlan = hotel.ratePlans.find((rp) => rp.id === input.ratePlanId);
@@ -229,8 +229,20 @@ export function priceStay(hotel: Hotel, input: StayInput): StayPrice {
   };
 }
 
-function addedTaxQuantity(tax: TaxDef, adults: number, nights: number): number {
-  return tax.type === 'per_adult_per_night' ? adults * nights : 1;
+type AddedTax = Exclude<TaxDef, { type: 'percent_included' }>;
+
+/** How many times an added tax is charged: a new tax type must say so here or fail to compile. */
+function addedTaxQuantity(tax: AddedTax, adults: number, nights: number): number {
+  switch (tax.type) {
+    case 'per_adult_per_night':
+      return adults * nights;
+    case 'per_stay':
+      return 1;
+    default: {
+      const unknown: never = tax.type;
+      throw new Error(`no quantity rule for tax type ${String(unknown)}`);
+    }
+  }
 }
 
 /**

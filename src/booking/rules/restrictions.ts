@@ -1,5 +1,5 @@
+import { addDays, eachNight, nightsBetween } from '../../calendar/dates.ts';
 import type { Hotel, RestrictionDef } from '../../catalog/catalog.schema.ts';
-import { addDays, eachNight, nightsBetween } from './dates.ts';
 
 export type RestrictionRule =
   | 'stop_sell'

@@ -44,8 +44,3 @@ export function hashSecret(secret: string): Buffer {
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-/** A short, non-reversible label for logs: enough to correlate, useless to an attacker. */
-export function secretFingerprint(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url').slice(0, 8);
-}

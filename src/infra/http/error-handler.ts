@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sqlState } from '../db/database.ts';
-import { AppError, PROBLEMS, type ProblemCode, type ProblemDetailEntry, problemType } from './problems.ts';
+import { constraintProblem, isDatabaseUnavailable } from './database-problems.ts';
+import {
+  AppError,
+  PROBLEMS,
+  type ProblemCode,
+  type ProblemDetailEntry,
+  problemType,
+  validationProblem,
+} from './problems.ts';
 
 type AjvError = {
   instancePath: string;
@@ -45,25 +52,6 @@ function validationEntries(error: FastifyError): ProblemDetailEntry[] {
   return entries.length > 0 ? entries : [{ path: prefix || '/', message: 'is invalid' }];
 }
 
-/** Errors of the database driver that mean "the database is not reachable", not "bad input". */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const state = sqlState(error);
-  // 08: connection lost; 53: server out of connections/resources; 57P0x: server shutting down or
-  // starting; 57014: a statement timed out (locks held too long, an overloaded server).
-  if (state && (/^(08|53)/.test(state) || ['57P01', '57P02', '57P03', '57014'].includes(state))) return true;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (
-    code &&
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
-  ) {
-    return true;
-  }
-  const message = (error as Error).message ?? '';
-  return /timeout exceeded when trying to connect|Connection terminated|Cannot use a pool after calling end|Query read timeout|not queryable/.test(
-    message,
-  );
-}
-
 function toProblem(error: FastifyError | AppError): {
   code: ProblemCode;
   detail: string;
@@ -73,31 +61,23 @@ function toProblem(error: FastifyError | AppError): {
   if (error instanceof AppError) {
     return { code: error.code, detail: error.message, errors: error.errors, headers: error.headers };
   }
-  if (error.validation) {
-    const errors = validationEntries(error);
-    return {
-      code: 'validation_error',
-      detail: errors.map((e) => `${e.path} ${e.message}`).join('; '),
-      errors,
-    };
-  }
+  if (error.validation) return toProblem(validationProblem(validationEntries(error)));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported_media_type', detail: 'Send the request body as application/json.' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'payload_too_large', detail: 'The request body is larger than this endpoint accepts.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return {
-        code: 'validation_error',
-        detail: 'The request body is empty.',
-        errors: [{ path: '/', message: 'is required' }],
-      };
+      return toProblem(
+        validationProblem([{ path: '/', message: 'is required' }], 'The request body is empty.'),
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return {
-        code: 'validation_error',
-        detail: 'The request body is not valid JSON.',
-        errors: [{ path: '/', message: 'is not valid JSON' }],
-      };
+      return toProblem(
+        validationProblem(
+          [{ path: '/', message: 'is not valid JSON' }],
+          'The request body is not valid JSON.',
+        ),
+      );
   }
   const status = error.statusCode ?? 500;
   if (status === 429)
@@ -108,12 +88,10 @@ function toProblem(error: FastifyError | AppError): {
   if (status === 503)
     return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
   if (status >= 400 && status < 500) {
-    return {
-      code: 'validation_error',
-      detail: error.message,
-      errors: [{ path: '/', message: error.message }],
-    };
+    return toProblem(validationProblem([{ path: '/', message: error.message }], error.message));
   }
+  const refused = constraintProblem(error);
+  if (refused) return refused;
   if (isDatabaseUnavailable(error)) {
     return {
       code: 'service_unavailable',

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from './error-handler.ts';
+import { validationProblem } from './problems.ts';
 
 /**
  * Errors Fastify raises before routing: a path that is not valid percent-encoding (400), a path
@@ -14,8 +15,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     // No identifier is that long (codes and session ids are far shorter): nothing lives there.
     return sendProblem(request, reply, 'not_found', 'No resource has an identifier this long.');
   }
-  const message = 'is not a valid URL path (bad percent-encoding)';
-  return sendProblem(request, reply, 'validation_error', `The request path ${message}.`, {
-    errors: [{ path: '/path', message }],
-  });
+  const problem = validationProblem([
+    { path: '/path', message: 'is not a valid URL path (bad percent-encoding)' },
+  ]);
+  return sendProblem(request, reply, problem.code, problem.message, { errors: problem.errors });
 }

@@ -61,10 +61,17 @@ export class AppError extends Error {
   }
 }
 
-/** A 400 for one or more invalid fields of the request body. */
-export function invalid(path: string, message: string, more: ProblemDetailEntry[] = []): AppError {
-  const errors = [{ path, message }, ...more];
-  return new AppError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
+/**
+ * The one way a `validation_error` is built: every invalid field in `errors` (JSON-pointer paths)
+ * and a detail that lists them as `path: message`, unless a sentence says it better.
+ */
+export function validationProblem(errors: ProblemDetailEntry[], detail?: string): AppError {
+  return new AppError('validation_error', detail ?? errors.map((e) => `${e.path}: ${e.message}`).join('; '), {
     errors,
   });
+}
+
+/** A 400 for one or more invalid fields of the request body. */
+export function invalid(path: string, message: string, more: ProblemDetailEntry[] = []): AppError {
+  return validationProblem([{ path, message }, ...more]);
 }
