@@ -22,6 +22,8 @@ import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
 import { security } from './infra/http/security.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import type { OperatorKeyHasher } from './operator/key-secret.ts';
+import { operatorRoutes } from './operator/operator.routes.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
@@ -37,6 +39,8 @@ export interface AppContext {
   clock: Clock;
   /** Signs check-in sessions; its public keys are the JWKS. */
   signer: SigningKeyStore;
+  /** Hashes operator keys with the deployment's secret (derived from DATA_ENCRYPTION_KEY). */
+  operatorKeyHasher: OperatorKeyHasher;
 }
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
@@ -111,5 +115,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
   await app.register(signingRoutes, { signer: ctx.signer });
+  await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
   return app as unknown as FastifyInstance;
 }

@@ -14,6 +14,8 @@ import { migrate } from './infra/db/migrate.ts';
 import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
 import { startHousekeeping } from './infra/housekeeping.ts';
+import { bootstrapOperatorKey } from './operator/bootstrap.ts';
+import { operatorKeyHasher } from './operator/key-secret.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
@@ -39,7 +41,14 @@ export interface Runtime {
 export async function createRuntime(
   config: Config,
   logger: Logger,
-  overrides: { db?: Database; hotels?: Hotel[]; clock?: Clock; payments?: PaymentProvider } = {},
+  overrides: {
+    db?: Database;
+    hotels?: Hotel[];
+    clock?: Clock;
+    payments?: PaymentProvider;
+    /** Where a PostgreSQL deployment's bootstrap operator key is printed (default: standard error). */
+    stderr?: NodeJS.WritableStream;
+  } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
   const db = overrides.db ?? (await openDatabase(config));
@@ -67,7 +76,18 @@ export async function createRuntime(
         'signing keys wrapped by another DATA_ENCRYPTION_KEY exist: every process must share one key',
       );
     }
+    const hash = operatorKeyHasher(dataKey);
+    if (config.operatorBootstrap) {
+      await bootstrapOperatorKey({
+        db,
+        hash,
+        logger,
+        dataDir: config.databaseUrl ? null : config.dataDir,
+        stderr: overrides.stderr,
+      });
+    }
     const app = await buildApp({
+      operatorKeyHasher: hash,
       config,
       db,
       catalog,

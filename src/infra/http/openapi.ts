@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { OPERATOR_SECURITY_SCHEME } from '../../operator/operator.docs.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -28,6 +29,7 @@ export const openapi = fp(async (app: FastifyInstance, opts: { publicBaseUrl: st
         { name: 'booking', description: 'Availability search, quotes and reservations' },
         { name: 'checkin', description: 'Self check-in sessions and steps' },
         { name: 'service', description: 'Health, keys and this document' },
+        { name: 'Operator', description: 'The hotel’s side (API.md 7): operator keys, hotels, audit log' },
       ],
       components: {
         securitySchemes: {
@@ -36,6 +38,7 @@ export const openapi = fp(async (app: FastifyInstance, opts: { publicBaseUrl: st
             scheme: 'bearer',
             description: 'The `rat_…` access token returned once when the reservation is created.',
           },
+          operatorKey: OPERATOR_SECURITY_SCHEME,
         },
       },
     },
