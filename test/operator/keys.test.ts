@@ -37,14 +37,12 @@ describe('operator keys over HTTP', () => {
         name: body.name,
         scopes: body.scopes,
         hotelIds: body.hotelIds,
-        createdBy: body.createdBy,
         revokedAt: body.revokedAt,
       },
       {
         name: 'Front desk',
         scopes: ['reservations:read'],
         hotelIds: [h1],
-        createdBy: 'cli',
         revokedAt: null,
       },
     );
