@@ -13,7 +13,7 @@ describe('operator keys over HTTP', () => {
   });
   after(() => app.t.close());
 
-  const post = (by: string, payload: unknown, headers: Record<string, string> = {}) =>
+  const post = (by: string, payload: object, headers: Record<string, string> = {}) =>
     app.t.inject({ method: 'POST', url: `${OPERATOR}/keys`, headers: { ...auth(by), ...headers }, payload });
   const list = async (by: string) => {
     const response = await app.t.inject({ method: 'GET', url: `${OPERATOR}/keys`, headers: auth(by) });
@@ -102,7 +102,7 @@ describe('operator keys over HTTP', () => {
   });
 
   it('validates the body: unknown hotel, unknown scope, no scope, unknown field', async () => {
-    const cases: Array<[unknown, string]> = [
+    const cases: Array<[object, string]> = [
       [{ name: 'x', scopes: ['reservations:read'], hotelIds: ['no-such-hotel'] }, '/hotelIds/0'],
       [{ name: 'x', scopes: ['admin'] }, '/scopes/0'],
       [{ name: 'x', scopes: [] }, '/scopes'],

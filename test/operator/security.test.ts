@@ -62,7 +62,7 @@ describe('operator API security (every route)', () => {
     describe(`${route.method} ${route.path}`, () => {
       it('answers 401 with WWW-Authenticate without a key, with a malformed one, or another scheme', async () => {
         for (const headers of [
-          {},
+          {} as Record<string, string>,
           { authorization: 'Bearer ik_short' },
           { authorization: `Basic ${app.root}` },
         ]) {
@@ -121,7 +121,7 @@ describe('operator API security (every route)', () => {
   }
 
   it("covers every operator route, and the OpenAPI document states each one's security", () => {
-    const document = app.t.app.swagger() as {
+    const document = app.t.app.swagger() as unknown as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
     const registered: string[] = [];
