@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { quoteRepository } from '../booking/quote.repository.ts';
+import { keysRepository } from '../operator/keys.repository.ts';
 import type { Database } from './db/database.ts';
 import { idempotencyRepository } from './idempotency/idempotency.repository.ts';
 
@@ -10,6 +11,8 @@ import { idempotencyRepository } from './idempotency/idempotency.repository.ts';
 export async function runHousekeeping(db: Database): Promise<{ idempotencyKeys: number; quotes: number }> {
   const idempotencyKeys = await idempotencyRepository.deleteExpired(db);
   const quotes = await quoteRepository.deleteStale(db);
+  // Failure windows of a day ago are of no use to the operator authentication limit (≤ 7 days).
+  await keysRepository.deleteEndedFailureWindows(db, new Date(Date.now() - 8 * 24 * 3600 * 1000));
   return { idempotencyKeys, quotes };
 }
 
