@@ -109,14 +109,15 @@ describe('first-start operator key', () => {
     });
     try {
       const runtimes = await Promise.all(starts.map((s) => s.runtime));
+      const [first] = runtimes as [(typeof runtimes)[number]];
       const printed = starts
         .map((s) => /ik_[0-9a-z]{52}/.exec(s.stderr.text())?.[0])
         .filter(Boolean) as string[];
       assert.equal(printed.length, 1, 'exactly one process printed a key');
       const [key] = printed as [string];
-      const { rows } = await starts[0]!.db.query('SELECT 1 FROM operator_keys');
+      const { rows } = await first.db.query('SELECT 1 FROM operator_keys');
       assert.equal(rows.length, 1, 'exactly one key was made');
-      const hotelsSeen = await runtimes[0]!.app.inject({
+      const hotelsSeen = await first.app.inject({
         method: 'GET',
         url: `${OPERATOR}/hotels`,
         headers: auth(key),

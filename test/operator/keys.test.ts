@@ -69,7 +69,7 @@ describe('operator keys over HTTP', () => {
       v?.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v,
     );
     assert.equal(stored.includes(body.key.slice(3)), false, 'the key is not stored');
-    assert.equal((rows[0]?.key_hash as Buffer).length, 32);
+    assert.equal(Buffer.from(rows[0]?.key_hash as Uint8Array).length, 32, 'an HMAC-SHA256');
 
     const hotels = await app.t.inject({ method: 'GET', url: `${OPERATOR}/hotels`, headers: auth(body.key) });
     assert.deepEqual(
