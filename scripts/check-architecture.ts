@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ['context.ts'],
   ['booking'],
   ['checkin'],
+  ['operator'],
   ['app.ts'],
   ['runtime.ts'],
   ['server.ts', 'cli'],

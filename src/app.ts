@@ -20,6 +20,8 @@ import { requestIds } from './infra/http/request-id.ts';
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
+import { operatorRoutes } from './operator/operator.routes.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
@@ -92,12 +94,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
   await app.register(metrics, { db: ctx.db });
-  await app.register(openapi, { publicBaseUrl: ctx.config.publicBaseUrl });
+  await app.register(openapi, {
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
+  });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
   await app.register(signingRoutes, { signer: ctx.signer });
+  await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
   return app as unknown as FastifyInstance;
 }

@@ -24,6 +24,13 @@ export interface Config {
   /** Failed check-in proofs allowed per client address per window, whatever the code. */
   checkinProofAddressLimit: number;
   checkinProofWindowSeconds: number;
+  /** First start with no operator key at all: create one (API.md 7.1). */
+  operatorBootstrap: boolean;
+  /** Failed operator authentications per client address per window before 429. */
+  operatorAuthFailureLimit: number;
+  operatorAuthFailureWindowSeconds: number;
+  /** How long a process trusts a verified operator key without the database (revocation delay). */
+  operatorKeyCacheSeconds: number;
   dbPoolSize: number;
   redisUrl: string | null;
   logLevel: string;
@@ -110,6 +117,10 @@ export function loadConfig(
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
     checkinProofAddressLimit: int('CHECKIN_PROOF_ADDRESS_LIMIT', 200, 1, 1_000_000),
     checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    operatorBootstrap: text('OPERATOR_BOOTSTRAP') !== 'false',
+    operatorAuthFailureLimit: int('OPERATOR_AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    operatorAuthFailureWindowSeconds: int('OPERATOR_AUTH_FAILURE_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    operatorKeyCacheSeconds: int('OPERATOR_KEY_CACHE_SECONDS', 5, 0, 60),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     redisUrl: text('REDIS_URL'),
     logLevel: text('LOG_LEVEL') ?? 'info',
@@ -121,6 +132,9 @@ export function loadConfig(
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  if (!['true', 'false', null].includes(text('OPERATOR_BOOTSTRAP'))) {
+    problems.push('OPERATOR_BOOTSTRAP must be true or false');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -20,4 +20,6 @@ export interface AppContext {
   clock: Clock;
   /** Signs check-in sessions; its public keys are the JWKS. */
   signer: SigningKeyStore;
+  /** Hashes operator keys with the deployment's secret (derived from DATA_ENCRYPTION_KEY). */
+  operatorKeyHasher: (key: string) => Buffer;
 }

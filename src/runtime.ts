@@ -16,6 +16,9 @@ import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
 import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
+import { bootstrapOperatorKey } from './operator/bootstrap.ts';
+import { operatorKeyHasher } from './operator/key-secret.ts';
+import { keysRepository } from './operator/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
@@ -31,6 +34,11 @@ export async function openDatabase(config: Config, options: { inMemory?: boolean
 const HOUSEKEEPING: HousekeepingJob[] = [
   { name: 'idempotencyKeys', run: (db) => idempotencyRepository.deleteExpired(db) },
   { name: 'quotes', run: (db) => quoteRepository.deleteStale(db) },
+  // Failure windows older than the operator authentication limit's longest window (≤ 7 days).
+  {
+    name: 'operatorAuthFailures',
+    run: (db) => keysRepository.deleteEndedFailureWindows(db, new Date(Date.now() - 8 * 24 * 3600 * 1000)),
+  },
 ];
 
 export interface Runtime {
@@ -47,7 +55,14 @@ export interface Runtime {
 export async function createRuntime(
   config: Config,
   logger: Logger,
-  overrides: { db?: Database; hotels?: Hotel[]; clock?: Clock; payments?: PaymentProvider } = {},
+  overrides: {
+    db?: Database;
+    hotels?: Hotel[];
+    clock?: Clock;
+    payments?: PaymentProvider;
+    /** Where a PostgreSQL deployment's bootstrap operator key is printed (default: standard error). */
+    stderr?: NodeJS.WritableStream;
+  } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
   const db = overrides.db ?? (await openDatabase(config));
@@ -75,7 +90,18 @@ export async function createRuntime(
         'signing keys wrapped by another DATA_ENCRYPTION_KEY exist: every process must share one key',
       );
     }
+    const hash = operatorKeyHasher(dataKey);
+    if (config.operatorBootstrap) {
+      await bootstrapOperatorKey({
+        db,
+        hash,
+        logger,
+        dataDir: config.databaseUrl ? null : config.dataDir,
+        stderr: overrides.stderr,
+      });
+    }
     const app = await buildApp({
+      operatorKeyHasher: hash,
       config,
       db,
       catalog,

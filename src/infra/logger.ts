@@ -13,12 +13,12 @@ function decodeUnreserved(text: string): string {
 }
 
 /**
- * Session ids and access tokens are bearer secrets that can appear in URLs; logs keep only a
+ * Session ids, access tokens and operator keys are bearer secrets that can appear in URLs; logs keep only a
  * prefix long enough to correlate requests of one session. The match runs on the decoded text
  * and anywhere in it (no word boundary): masking too much in a log costs nothing.
  */
 export function maskSecrets(text: string): string {
-  return decodeUnreserved(text).replace(/(cks|rat)_([0-9a-z]{4})[0-9a-z]+/gi, '$1_$2…');
+  return decodeUnreserved(text).replace(/(cks|rat|ik)_([0-9a-z]{4})[0-9a-z]+/gi, '$1_$2…');
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -33,6 +33,13 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           'res.headers["set-cookie"]',
         ],
         censor: '[redacted]',
+      },
+      // A secret pasted into a message (or an error text) is masked too, not only request URLs.
+      hooks: {
+        logMethod(args, method) {
+          const masked = args.map((a) => (typeof a === 'string' ? maskSecrets(a) : a));
+          method.apply(this, masked as Parameters<typeof method>);
+        },
       },
       serializers: {
         req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({

@@ -59,6 +59,8 @@ export async function startTestApp(
     // A busy test machine is not an overloaded service: tests of shedding set their own thresholds.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_DB_QUEUE: '0',
+    // Tests make their own operator keys; the bootstrap key has tests of its own.
+    OPERATOR_BOOTSTRAP: 'false',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...options.env,
   };

@@ -6,47 +6,58 @@ import fp from 'fastify-plugin';
 export const API_VERSION = '1.0.0';
 
 /** The OpenAPI 3.1 document is generated from the route schemas that also validate and serialise. */
-export const openapi = fp(async (app: FastifyInstance, opts: { publicBaseUrl: string }) => {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Innkeep API',
-        version: API_VERSION,
-        description: [
-          'Hotel booking and self check-in.',
-          '',
-          'Errors are RFC 9457 `application/problem+json` with a stable `code`. Every POST and PATCH',
-          'accepts `Idempotency-Key` (1–255 characters, kept 24 h, scoped to the endpoint and the',
-          'credential). Money is `{ amount, currency }` in integer minor units; stay dates are',
-          'hotel-local `YYYY-MM-DD`; instants are RFC 3339 UTC.',
-        ].join('\n'),
-        license: { name: 'MIT', identifier: 'MIT' },
-      },
-      servers: [{ url: opts.publicBaseUrl }],
-      tags: [
-        { name: 'booking', description: 'Availability search, quotes and reservations' },
-        { name: 'checkin', description: 'Self check-in sessions and steps' },
-        { name: 'service', description: 'Health, keys and this document' },
-      ],
-      components: {
-        securitySchemes: {
-          reservationToken: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'The `rat_…` access token returned once when the reservation is created.',
+export const openapi = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      publicBaseUrl: string;
+      /** Schemes features declare (the operator key), beside the reservation token defined here. */
+      securitySchemes?: Record<string, Record<string, unknown>>;
+    },
+  ) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Innkeep API',
+          version: API_VERSION,
+          description: [
+            'Hotel booking and self check-in.',
+            '',
+            'Errors are RFC 9457 `application/problem+json` with a stable `code`. Every POST and PATCH',
+            'accepts `Idempotency-Key` (1–255 characters, kept 24 h, scoped to the endpoint and the',
+            'credential). Money is `{ amount, currency }` in integer minor units; stay dates are',
+            'hotel-local `YYYY-MM-DD`; instants are RFC 3339 UTC.',
+          ].join('\n'),
+          license: { name: 'MIT', identifier: 'MIT' },
+        },
+        servers: [{ url: opts.publicBaseUrl }],
+        tags: [
+          { name: 'booking', description: 'Availability search, quotes and reservations' },
+          { name: 'checkin', description: 'Self check-in sessions and steps' },
+          { name: 'service', description: 'Health, keys and this document' },
+          { name: 'Operator', description: 'The hotel’s side (API.md 7): operator keys, hotels, audit log' },
+        ],
+        components: {
+          securitySchemes: {
+            reservationToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'The `rat_…` access token returned once when the reservation is created.',
+            },
+            ...opts.securitySchemes,
           },
         },
       },
-    },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    });
 
-  app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
-    app.swagger(),
-  );
-  await app.register(apiReference, {
-    routePrefix: '/docs',
-    configuration: { url: '/api/v1/openapi.json', title: 'Innkeep API' },
-  });
-});
+    app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
+      app.swagger(),
+    );
+    await app.register(apiReference, {
+      routePrefix: '/docs',
+      configuration: { url: '/api/v1/openapi.json', title: 'Innkeep API' },
+    });
+  },
+);

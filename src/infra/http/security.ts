@@ -81,7 +81,7 @@ export const security = fp(async (app: FastifyInstance, opts: { corsOrigins: str
     await app.register(cors, {
       origin: (origin, callback) =>
         callback(null, origin !== undefined && (allowed.has(origin) || allowed.has('*'))),
-      methods: ['GET', 'HEAD', 'POST', 'PATCH'],
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       allowedHeaders: CORS_ALLOWED_HEADERS,
       exposedHeaders: CORS_EXPOSED_HEADERS,
       maxAge: 600,

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { problemResponses } from '../infra/http/problem-schema.ts';
+import type { OperatorKey } from './keys.repository.ts';
+import { createKey, type KeysDeps, listKeys, revokeKey } from './keys.service.ts';
+import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from './operator.docs.ts';
+import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './operator.schemas.ts';
+import { type OperatorAuthenticator, operatorOf } from './operator-auth.ts';
+
+const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited'] as const;
+
+const view = (key: OperatorKey) => ({
+  id: key.id,
+  name: key.name,
+  scopes: key.scopes,
+  hotelIds: key.hotelIds,
+  createdBy: key.createdBy,
+  createdAt: key.createdAt.toISOString(),
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+});
+
+/** `/operator/keys` (API.md 7.1): create, list and revoke operator keys. */
+export const keysRoutes: FastifyPluginAsyncTypebox<{
+  deps: KeysDeps;
+  authenticator: OperatorAuthenticator;
+}> = async (app, { deps, authenticator }) => {
+  app.post(
+    '/keys',
+    {
+      config: { operatorScope: 'keys:write' },
+      schema: {
+        operationId: 'createOperatorKey',
+        summary: 'Create an operator key',
+        ...operatorOperation(
+          'keys:write',
+          [
+            'Creates a key and answers its secret `key` once: it is stored only as a keyed hash and can',
+            'never be shown again. A key never grants more than its creator: every scope and hotel must be',
+            'the caller’s own (`403` otherwise), and a hotel-limited caller must list `hotelIds`.',
+            'Unknown hotel ids are `400`.',
+          ].join(' '),
+        ),
+        headers: OperatorPostHeaders,
+        body: CreateKeyBody,
+        response: {
+          201: CreatedKey,
+          ...problemResponses(
+            ...AUTH_PROBLEMS,
+            'idempotency_key_reused',
+            'idempotency_in_progress',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { key, secret } = await createKey(deps, operatorOf(request), request.body);
+      reply.header('cache-control', 'no-store').code(201);
+      return { ...view(key), key: secret };
+    },
+  );
+
+  app.get(
+    '/keys',
+    {
+      config: { operatorScope: 'keys:write' },
+      schema: {
+        operationId: 'listOperatorKeys',
+        summary: 'List operator keys',
+        ...operatorOperation(
+          'keys:write',
+          [
+            'Every key, revoked ones included (with `revokedAt`), oldest first, never with its secret or',
+            'hash. A key for every hotel sees all keys; a hotel-limited key sees the keys whose `hotelIds`',
+            'all lie within its own.',
+          ].join(' '),
+        ),
+        headers: OperatorHeaders,
+        response: { 200: KeyList, ...problemResponses(...AUTH_PROBLEMS) },
+      },
+    },
+    async (request) => ({ data: (await listKeys(deps.db, operatorOf(request))).map(view) }),
+  );
+
+  app.delete(
+    '/keys/:id',
+    {
+      config: { operatorScope: 'keys:write' },
+      schema: {
+        operationId: 'revokeOperatorKey',
+        summary: 'Revoke an operator key',
+        ...operatorOperation(
+          'keys:write',
+          [
+            'Revokes the key: it answers `401` from then on (on other processes within the key cache time).',
+            'Revoking a revoked key is a no-op `204`. A key the caller cannot see is `404`; one granting a',
+            'scope the caller lacks is `403`. A key may revoke itself.',
+          ].join(' '),
+        ),
+        headers: OperatorHeaders,
+        params: KeyParams,
+        response: {
+          204: Type.Null({ description: 'Revoked' }),
+          ...problemResponses(...AUTH_PROBLEMS, 'not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await revokeKey(deps, operatorOf(request), request.params.id);
+      authenticator.forget(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

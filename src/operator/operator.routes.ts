@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.ts';
+import { auditRoutes } from './audit.routes.ts';
+import { hotelsRoutes } from './hotels.routes.ts';
+import { keysRoutes } from './keys.routes.ts';
+import type { KeysDeps } from './keys.service.ts';
+import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
+
+/**
+ * The operator API (API.md 7), under `/api/v1/operator`: every route in this plugin is guarded by
+ * an operator key and declares the scope it needs.
+ */
+export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const authenticator = createOperatorAuthenticator({
+    db: ctx.db,
+    hash: ctx.operatorKeyHasher,
+    now: () => ctx.clock.now(),
+    failureLimit: ctx.config.operatorAuthFailureLimit,
+    failureWindowSeconds: ctx.config.operatorAuthFailureWindowSeconds,
+    cacheMs: ctx.config.operatorKeyCacheSeconds * 1000,
+  });
+  guardOperatorRoutes(app, authenticator);
+  const deps: KeysDeps = {
+    db: ctx.db,
+    hash: ctx.operatorKeyHasher,
+    knownHotel: (id) => ctx.catalog.get(id) !== undefined,
+    now: () => ctx.clock.now(),
+  };
+  await app.register(keysRoutes, { deps, authenticator });
+  await app.register(hotelsRoutes, { catalog: ctx.catalog });
+  await app.register(auditRoutes, { db: ctx.db });
+};

@@ -1,0 +1,159 @@
+/**
+ * The shared security table of the operator API: every route under /api/v1/operator must have an
+ * entry here (the last test walks the app's routes), and each entry is checked for no key (401),
+ * a malformed or revoked key (401), a key without the route's scope (403), a hotel outside the
+ * key's hotels (404) and, as a control, a right key (2xx).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { HTTPMethods } from 'fastify';
+import { SCOPES, type Scope } from '../../src/operator/scopes.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+
+interface RouteCase {
+  method: HTTPMethods;
+  /** As in the OpenAPI document; `{hotel}` is filled with a hotel, other parameters by `params`. */
+  path: string;
+  scope: Scope | 'any';
+  /** The route names a hotel: one outside the key's hotels must be 404. */
+  hotelScoped?: boolean;
+  body?: unknown;
+  /** Path parameters other than the hotel (e.g. a fresh key to revoke). */
+  params?: (app: OperatorApp) => Promise<Record<string, string>>;
+}
+
+const ROUTES: RouteCase[] = [
+  { method: 'POST', path: '/keys', scope: 'keys:write', body: { name: 'made', scopes: ['keys:write'] } },
+  { method: 'GET', path: '/keys', scope: 'keys:write' },
+  {
+    method: 'DELETE',
+    path: '/keys/{id}',
+    scope: 'keys:write',
+    // A key the caller may revoke: it grants nothing the caller lacks.
+    params: async (app) => ({ id: (await makeKey(app, { scopes: ['keys:write'] })).id }),
+  },
+  { method: 'GET', path: '/hotels', scope: 'any' },
+  { method: 'GET', path: '/hotels/{hotel}', scope: 'any', hotelScoped: true },
+  { method: 'GET', path: '/audit-log', scope: 'keys:write' },
+];
+
+describe('operator API security (every route)', () => {
+  let app: OperatorApp;
+  before(async () => {
+    // This file sends many bad keys from one address; the failure limit has its own test.
+    app = await startOperatorApp({ OPERATOR_AUTH_FAILURE_LIMIT: '1000000' });
+  });
+  after(() => app.t.close());
+
+  async function call(route: RouteCase, headers: Record<string, string>, hotel = app.hotels[0].id) {
+    let url = OPERATOR + route.path.replace('{hotel}', hotel);
+    for (const [name, value] of Object.entries((await route.params?.(app)) ?? {})) {
+      url = url.replace(`{${name}}`, value);
+    }
+    return app.t.inject({
+      method: route.method,
+      url,
+      headers,
+      ...(route.body ? { payload: route.body } : {}),
+    });
+  }
+
+  for (const route of ROUTES) {
+    describe(`${route.method} ${route.path}`, () => {
+      it('answers 401 with WWW-Authenticate without a key, with a malformed one, or another scheme', async () => {
+        for (const headers of [
+          {} as Record<string, string>,
+          { authorization: 'Bearer ik_short' },
+          { authorization: `Basic ${app.root}` },
+        ]) {
+          const response = await call(route, headers);
+          assert.equal(response.statusCode, 401, `${JSON.stringify(headers)}: ${response.body}`);
+          assert.equal(response.json().code, 'unauthorized');
+          assert.match(String(response.headers['www-authenticate']), /^Bearer realm="innkeep-operator"/);
+        }
+      });
+
+      it('answers 401 to a revoked key and to an unknown one', async () => {
+        const { id, key } = await makeKey(app, { scopes: [...SCOPES] });
+        await app.t.inject({ method: 'DELETE', url: `${OPERATOR}/keys/${id}`, headers: auth(app.root) });
+        const unknown = `ik_${'a'.repeat(52)}`;
+        for (const credential of [key, unknown]) {
+          const response = await call(route, auth(credential));
+          assert.equal(response.statusCode, 401, response.body);
+          assert.match(String(response.headers['www-authenticate']), /^Bearer realm="innkeep-operator"/);
+        }
+      });
+
+      if (route.scope !== 'any') {
+        const scope = route.scope;
+        it(`answers 403 to a key with every scope but ${scope}`, async () => {
+          const { key } = await makeKey(app, { scopes: SCOPES.filter((s) => s !== scope) });
+          const response = await call(route, auth(key));
+          assert.equal(response.statusCode, 403, response.body);
+          assert.equal(response.json().code, 'forbidden');
+        });
+      }
+
+      if (route.hotelScoped) {
+        it('answers 404 for a hotel outside the key, as for one that does not exist', async () => {
+          const { key } = await makeKey(app, { scopes: [...SCOPES], hotelIds: [app.hotels[0].id] });
+          const foreign = await call(route, auth(key), app.hotels[1].id);
+          const missing = await call(route, auth(key), 'no-such-hotel');
+          assert.equal(foreign.statusCode, 404, foreign.body);
+          assert.equal(missing.statusCode, 404, missing.body);
+          assert.equal(
+            foreign.json().detail.replace(app.hotels[1].id, 'X'),
+            missing.json().detail.replace('no-such-hotel', 'X'),
+          );
+          const own = await call(route, auth(key), app.hotels[0].id);
+          assert.ok(own.statusCode < 300, own.body);
+        });
+      }
+
+      it('serves a key with the scope (and only that scope)', async () => {
+        const { key } = await makeKey(app, {
+          scopes: route.scope === 'any' ? ['inventory:read'] : [route.scope],
+        });
+        const response = await call(route, auth(key));
+        assert.ok(response.statusCode < 300, `${response.statusCode} ${response.body}`);
+      });
+    });
+  }
+
+  it("covers every operator route, and the OpenAPI document states each one's security", () => {
+    const document = app.t.app.swagger() as unknown as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const registered: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!path.startsWith(OPERATOR)) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        if (method === 'head') continue;
+        registered.push(`${method.toUpperCase()} ${path.slice(OPERATOR.length)}`);
+        const entry = ROUTES.find((r) => r.method === method.toUpperCase() && OPERATOR + r.path === path);
+        assert.ok(entry, `${method.toUpperCase()} ${path} has no entry in the security table`);
+        const scopes = entry.scope === 'any' ? [] : [entry.scope];
+        assert.deepEqual(operation.security, [{ operatorKey: scopes }], `${path} security`);
+        assert.deepEqual(operation['x-scopes'], scopes);
+        assert.deepEqual(operation.tags, ['Operator']);
+        const responses = operation.responses as Record<string, unknown>;
+        for (const status of ['401', '403', '429'])
+          assert.ok(responses[status], `${path} documents ${status}`);
+      }
+    }
+    assert.deepEqual(
+      registered.sort(),
+      ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
+      'the table and the registered operator routes are the same set',
+    );
+  });
+
+  it('refuses to start an operator route that declares no scope', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { guardOperatorRoutes } = await import('../../src/operator/operator-auth.ts');
+    const bare = Fastify();
+    guardOperatorRoutes(bare, { authenticate: async () => assert.fail(), forget: () => {} });
+    assert.throws(() => bare.get('/open', async () => 'no'), /declares no config.operatorScope/);
+    await bare.close();
+  });
+});
