@@ -15,6 +15,7 @@ import {
   SearchRequest,
   SearchResponse,
 } from './booking.schemas.ts';
+import { hotelRoutes } from './hotel.routes.ts';
 import { cancelReservation, createReservation, modifyReservation } from './reservation.service.ts';
 import { etagOf, reservationView } from './reservation.view.ts';
 import { bearerToken, reservationCodeOrNotFound } from './reservation-access.ts';
@@ -39,6 +40,7 @@ const security = [{ reservationToken: [] }];
 
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await app.register(hotelRoutes, { ctx });
   app.post(
     '/availability/search',
     {
