@@ -22,6 +22,7 @@ import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
 import { security } from './infra/http/security.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
@@ -111,5 +112,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
   await app.register(signingRoutes, { signer: ctx.signer });
+  await app.register(pagesPlugin, { catalog: ctx.catalog });
   return app as unknown as FastifyInstance;
 }
