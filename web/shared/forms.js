@@ -37,7 +37,9 @@ export function showProblem(root, problem, { before } = {}) {
     if (!target) continue;
     const id = `${target.id}-error`;
     if (!document.getElementById(id)) {
-      target.insertAdjacentElement('afterend', h('p', { class: 'field-error', id }, entry.message));
+      // A checkbox sits inside its label: the message goes after the label, not between the two.
+      const anchor = target.closest('label.check') ?? target;
+      anchor.insertAdjacentElement('afterend', h('p', { class: 'field-error', id }, entry.message));
     }
     target.setAttribute('aria-invalid', 'true');
     target.setAttribute('aria-describedby', `${target.getAttribute('aria-describedby') ?? ''} ${id}`.trim());
