@@ -40,6 +40,8 @@ const ASSET_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /**
  * Guest pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}`, and their
  * assets under `/assets/`. Scoped (not fastify-plugin): its compression and CSP stay on its routes.
+ * A new page (the front desk) is one more `sendPage(…, 'desk', 'desk.title')` route, a
+ * `web/desk/desk.js` module and its texts in each catalogue.
  */
 export async function pagesPlugin(app: FastifyInstance, opts: { catalog: CatalogStore }) {
   const assets = loadStaticAssets(WEB_ROOT);

@@ -187,6 +187,31 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     await page.getByRole('heading', { name: 'Other guests' }).waitFor();
     assert.match(await page.locator('.step-count').innerText(), /Step 2 of 5/);
     assert.equal(await page.locator('.progress .step-completed').count(), 1);
+
+    // The rest by keyboard only, signing with the typed name instead of drawing.
+    const companions = page.locator('fieldset.companion');
+    for (const i of [0, 1]) {
+      const row = companions.nth(i);
+      await row.getByLabel('First name').fill(`Guest${i}`);
+      await row.getByLabel('Last name').fill('Sousa');
+      await row.getByLabel('Date of birth').fill('1990-01-01');
+      await row.getByLabel('Nationality').fill('ES');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Identity document' }).waitFor();
+    await page.getByLabel('Document', { exact: true }).selectOption('national_id');
+    await page.getByLabel('Document number').fill('12345678Z');
+    await page.getByLabel('Issuing country').fill('ES');
+    await page.getByLabel('Expiry date').fill(daysFromNow(400));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Signature' }).waitFor();
+    await page.getByLabel(/I accept/).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Sign with my typed name' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Continue' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
     assert.deepEqual(errors, []);
 
     // A tampered signature: the page must not claim the session verified.

@@ -295,7 +295,6 @@ async function chooseOffer(button, offer) {
       body: { hotelId, ...state.stay, roomTypeId: offer.roomType.id, ratePlanId: offer.ratePlan.id },
     });
     state.view = 'quote';
-    state.quoteProblem = null;
     render();
   } catch (error) {
     if (!(error instanceof Problem)) throw error;

@@ -285,9 +285,22 @@ const STEP_FORMS = {
       h('p', { id: 'signature-label' }, t('checkin.signHere')),
       canvas,
       h(
-        'button',
-        { type: 'button', class: 'secondary', onclick: () => pad.clear() },
-        t('checkin.clearSignature'),
+        'div',
+        { class: 'buttons' },
+        h(
+          'button',
+          { type: 'button', class: 'secondary', onclick: () => pad.clear() },
+          t('checkin.clearSignature'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            onclick: () => pad.writeName(form.elements.signerName.value),
+          },
+          t('checkin.signWithName'),
+        ),
       ),
       submitButton(),
     );

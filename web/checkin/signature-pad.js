@@ -56,6 +56,18 @@ export function createSignaturePad(canvas) {
   return {
     isEmpty: () => strokes === 0,
     toDataUrl: () => canvas.toDataURL('image/png'),
+    /** For a guest who cannot draw (keyboard, screen reader): the typed name, written on the pad. */
+    writeName(name) {
+      const { width, height } = canvas.getBoundingClientRect();
+      context.clearRect(0, 0, canvas.width, canvas.height);
+      context.font = `italic ${Math.round(height / 4)}px Georgia, serif`;
+      context.fillStyle = '#111';
+      context.textAlign = 'center';
+      context.textBaseline = 'middle';
+      context.fillText(name, width / 2, height / 2, width - 20);
+      strokes = name.trim() ? 1 : 0;
+      canvas.dispatchEvent(new Event('signaturechange'));
+    },
     clear() {
       context.clearRect(0, 0, canvas.width, canvas.height);
       strokes = 0;
