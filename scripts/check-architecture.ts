@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['context.ts'],
   ['booking'],
   ['checkin'],
-  ['operator'],
+  ['operator', 'pages'],
   ['app.ts'],
   ['runtime.ts'],
   ['server.ts', 'cli'],

@@ -22,6 +22,7 @@ import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
 import { operatorRoutes } from './operator/operator.routes.ts';
+import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
@@ -105,5 +106,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
+  await app.register(pagesPlugin, { catalog: ctx.catalog });
   return app as unknown as FastifyInstance;
 }

@@ -17,6 +17,7 @@ import {
   SearchRequest,
   SearchResponse,
 } from './booking.schemas.ts';
+import { hotelRoutes } from './hotel.routes.ts';
 import type { ReservationRow } from './reservation.repository.ts';
 import {
   cancelReservation,
@@ -54,6 +55,7 @@ const currentReservation = (row: ReservationRow) => ({
 
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await app.register(hotelRoutes, { ctx });
   app.post(
     '/availability/search',
     {

@@ -1,0 +1,31 @@
+/** The languages the pages speak; the first is the fallback. */
+export const PAGE_LANGUAGES = ['en', 'es', 'pt'] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
+function isPageLanguage(value: string): value is PageLanguage {
+  return (PAGE_LANGUAGES as readonly string[]).includes(value);
+}
+
+/**
+ * The page's language: an explicit `?lang=` wins, then the best `Accept-Language` match by
+ * quality (a regional tag like `pt-BR` matches `pt`), then English. The page script may still
+ * switch to a choice the guest saved earlier in this browser.
+ */
+export function pickLanguage(queryLang: unknown, acceptLanguage: string | undefined): PageLanguage {
+  if (typeof queryLang === 'string' && isPageLanguage(queryLang)) return queryLang;
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return {
+        base: tag.toLowerCase().split('-')[0] ?? '',
+        quality: Number.isFinite(quality) ? quality : 0,
+        index,
+      };
+    })
+    .filter((entry) => entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  return (ranked.find((entry) => isPageLanguage(entry.base))?.base as PageLanguage | undefined) ?? 'en';
+}

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CatalogStore } from '../catalog/catalog.service.ts';
+import { AppError } from '../infra/http/problems.ts';
+import { PAGE_LANGUAGES, type PageLanguage, pickLanguage } from './language.ts';
+import { escapeHtml, renderShell, type Texts } from './shell.ts';
+import { loadStaticAssets, matchesEtag } from './static-assets.ts';
+
+/** The page code: plain ES modules, CSS and the text catalogues, served as they are (no build). */
+export const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/**
+ * The pages may load only what this origin serves: no inline script or style, no third party.
+ * Photos and signatures are drawn to canvases and shown as data: or blob: images.
+ */
+export const PAGES_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+/**
+ * Assets are revalidated on every use (`no-cache` + ETag answers 304): their names are not
+ * hashed, because ES modules import each other by plain names.
+ */
+const ASSET_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+/**
+ * Guest pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}`, and their
+ * assets under `/assets/`. Scoped (not fastify-plugin): its compression and CSP stay on its routes.
+ * A new page (the front desk) is one more `sendPage(…, 'desk', 'desk.title')` route, a
+ * `web/desk/desk.js` module and its texts in each catalogue.
+ */
+export async function pagesPlugin(app: FastifyInstance, opts: { catalog: CatalogStore }) {
+  const assets = loadStaticAssets(WEB_ROOT);
+  const catalogues = Object.fromEntries(
+    PAGE_LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(`${WEB_ROOT}i18n/${lang}.json`, 'utf8'))]),
+  ) as Record<PageLanguage, Texts>;
+
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+
+  const pageHelmet = { contentSecurityPolicy: PAGES_CSP };
+
+  const sendPage = (
+    request: FastifyRequest<{ Querystring: { lang?: string } }>,
+    reply: FastifyReply,
+    page: string,
+    titleKey: string,
+    data: Record<string, string> = {},
+  ) => {
+    const lang = pickLanguage(request.query.lang, request.headers['accept-language']);
+    const texts = catalogues[lang];
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('vary', 'Accept-Language')
+      .send(renderShell({ page, lang, texts, title: texts[titleKey] ?? titleKey, data }));
+  };
+
+  app.get<{ Params: { hotel: string }; Querystring: { lang?: string } }>(
+    '/book/:hotel',
+    { helmet: pageHelmet, schema: { hide: true } },
+    async (request, reply) => {
+      const hotel = opts.catalog.get(request.params.hotel);
+      if (!hotel) {
+        const lang = pickLanguage(request.query.lang, request.headers['accept-language']);
+        const texts = catalogues[lang];
+        const mainHtml = `<h1>${escapeHtml(texts['notFound.title'] ?? '')}</h1><p>${escapeHtml(
+          texts['notFound.hotel'] ?? '',
+        )}</p>`;
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderShell({ page: 'shared', lang, texts, title: texts['notFound.title'] ?? '', mainHtml }));
+      }
+      return sendPage(request, reply, 'book', 'book.title', { hotel: hotel.id });
+    },
+  );
+  app.get<{ Querystring: { lang?: string } }>(
+    '/checkin',
+    { helmet: pageHelmet, schema: { hide: true } },
+    async (request, reply) => sendPage(request, reply, 'checkin', 'checkin.title'),
+  );
+  app.get<{ Params: { session: string }; Querystring: { lang?: string } }>(
+    '/checkin/:session',
+    { helmet: pageHelmet, schema: { hide: true } },
+    async (request, reply) => sendPage(request, reply, 'checkin', 'checkin.title'),
+  );
+
+  app.get<{ Params: { '*': string } }>(
+    '/assets/*',
+    // Assets come from memory; limiting them would only break pages mid-load.
+    { helmet: pageHelmet, config: { rateLimit: false }, schema: { hide: true } },
+    async (request, reply) => {
+      const asset = assets.get(request.params['*']);
+      if (!asset) throw new AppError('not_found', `No asset at ${request.url.split('?')[0]}.`);
+      reply
+        .header('etag', asset.etag)
+        .header('cache-control', ASSET_CACHE_CONTROL)
+        .header('x-content-type-options', 'nosniff');
+      if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      return reply.type(asset.contentType).send(asset.body);
+    },
+  );
+}

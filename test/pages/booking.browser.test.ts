@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
+import {
+  DESKTOP,
+  launchChromium,
+  openPage,
+  type PagesApp,
+  PHONE,
+  screenshot,
+  seriousA11yViolations,
+  skipWithoutChromium,
+  startPagesApp,
+} from './browser.ts';
+
+// /book/{hotel} driven by clicking, as a guest would, in Debian's Chromium.
+
+const checkIn = daysFromNow(30);
+const checkOut = daysFromNow(32);
+const hotel = makeHotel({
+  name: 'Harbour View',
+  restrictions: [{ from: daysFromNow(60), to: daysFromNow(60), minStay: 3 }],
+});
+
+describe('booking page', { skip: skipWithoutChromium }, () => {
+  let app: PagesApp;
+  let browser: Browser;
+  before(async () => {
+    [app, browser] = await Promise.all([startPagesApp([hotel]), launchChromium()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.t.close();
+  });
+
+  it('books a pay-at-hotel plan: search, offer, quote, details, confirmation with a check-in link', async () => {
+    const { page, foreignRequests, errors } = await openPage(browser, app.baseUrl, DESKTOP);
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    await page.getByRole('heading', { name: 'Harbour View' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshot(page, 'book-desktop');
+
+    await page.getByLabel('Check-in').fill(checkIn);
+    await page.getByLabel('Check-out').fill(checkOut);
+    await page.getByLabel('Adults').fill('2');
+    await page.getByRole('button', { name: 'Add a child' }).click();
+    await page.getByLabel('Age of child 1').selectOption('7');
+    await page.getByLabel(/Breakfast/).check();
+    await page.getByRole('button', { name: 'See prices' }).click();
+
+    const offers = page.locator('.offer');
+    await offers.first().waitFor();
+    // 2 adults + 1 child: the suite and the double fit; flexible and non-refundable on the double.
+    const flex = offers.filter({ hasText: 'Double Room · Flexible' });
+    await flex.waitFor();
+    const flexText = await flex.innerText();
+    assert.match(flexText, /€/);
+    assert.match(flexText, /10 rooms left/);
+    assert.match(flexText, /Free cancellation until/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshot(page, 'book-offers-desktop');
+
+    await flex.getByRole('button', { name: /Choose/ }).click();
+    await page.getByRole('heading', { name: 'Your stay' }).waitFor();
+    assert.match(await page.locator('.notice').innerText(), /held for you until/);
+    assert.match(await page.locator('table.lines').innerText(), /Breakfast/);
+    assert.equal(await page.locator('fieldset.cards').count(), 0, 'no payment for a pay-at-hotel plan');
+
+    // An invalid e-mail: the API's message appears next to the e-mail field.
+    await page.getByLabel('First name').fill('Ana');
+    await page.getByLabel('Last name').fill('Silva');
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByRole('button', { name: 'Book' }).click();
+    const emailError = page.locator(`#${await page.getByLabel('E-mail').getAttribute('id')}-error`);
+    await emailError.waitFor();
+    assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('.form-alert').innerText(), /\/guest\/email/);
+
+    await page.getByLabel('E-mail').fill('ana@example.com');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
+    const code = await page.locator('#reservation-code').innerText();
+    assert.match(code, /^[0-9A-Z]{6,}$/);
+    const link = await page.locator('#checkin-link').getAttribute('href');
+    assert.match(link ?? '', /^\/checkin\/cks_/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
+
+    // The booking really exists, with the stay chosen on the page.
+    const reservation = await app.t.db.query<{ code: string }>(
+      'SELECT code FROM reservations WHERE code = $1',
+      [code],
+    );
+    assert.equal(reservation.rows.length, 1);
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it('pays a prepaid plan: a declined test card shows the decline, a good card books', async () => {
+    const { page, foreignRequests, errors } = await openPage(browser, app.baseUrl, PHONE);
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    await page.getByLabel('Check-in').fill(checkIn);
+    await page.getByLabel('Check-out').fill(checkOut);
+    await page.getByLabel('Adults').fill('2');
+    await page.getByRole('button', { name: 'See prices' }).click();
+    const nonref = page.locator('.offer').filter({ hasText: 'Double Room · Non-refundable' });
+    await nonref.waitFor();
+    assert.match(await nonref.innerText(), /Paid now/);
+    await screenshot(page, 'book-offers-phone');
+    await nonref.getByRole('button', { name: /Choose/ }).click();
+
+    await page.getByLabel('First name').fill('Rui');
+    await page.getByLabel('Last name').fill('Costa');
+    await page.getByLabel('E-mail').fill('rui@example.com');
+    await page.getByLabel(/Declined card/).check();
+    await screenshot(page, 'book-quote-phone');
+    await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
+    await page.locator('.form-alert').waitFor();
+    assert.match(await page.locator('.form-alert').innerText(), /declin/i);
+
+    await page.getByLabel(/Visa/).check();
+    await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
+    await page.getByRole('heading', { name: 'Your booking is confirmed' }).waitFor();
+    assert.match(await page.locator('main').innerText(), /Paid: €/);
+    await screenshot(page, 'book-confirmed-phone');
+    assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it('says restriction reasons in words', async () => {
+    const { page } = await openPage(browser, app.baseUrl, DESKTOP);
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    await page.getByLabel('Check-in').fill(daysFromNow(60));
+    await page.getByLabel('Check-out').fill(daysFromNow(61));
+    await page.getByRole('button', { name: 'See prices' }).click();
+    await page.getByRole('heading', { name: 'Nothing available for this search' }).waitFor();
+    assert.match(
+      await page.locator('.unavailable').innerText(),
+      /minimum stay is 3 nights for arrivals from/,
+    );
+  });
+
+  it('switches language: texts, <html lang>, money and dates; the choice is remembered', async () => {
+    const { page } = await openPage(browser, app.baseUrl, { ...DESKTOP, locale: 'es-ES' });
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    await page.getByRole('button', { name: 'Ver precios' }).waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'es');
+    await screenshot(page, 'book-es-desktop');
+
+    await page.getByLabel('Idioma').selectOption('pt');
+    await page.getByRole('button', { name: 'Ver preços' }).waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+    await page.getByLabel('Entrada').fill(checkIn);
+    await page.getByLabel('Saída').fill(checkOut);
+    await page.getByRole('button', { name: 'Ver preços' }).click();
+    await page.locator('.offer').first().waitFor();
+    // Portuguese money: euros with a decimal comma (Intl in the chosen language, hotel currency).
+    const total = await page.locator('.offer .total').first().innerText();
+    assert.match(total, /€/);
+    assert.match(total, /\d,\d{2}(\D|$)/);
+    assert.match(await page.locator('main').innerText(), /2 noites/);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Ver preços' }).waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'pt', 'the switch is remembered across a reload');
+  });
+
+  it('answers an unknown hotel with a friendly 404 page', async () => {
+    const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
+    const response = await page.goto(`${app.baseUrl}/book/no-such-hotel`);
+    assert.equal(response?.status(), 404);
+    await page.getByRole('heading', { name: 'Hotel not found' }).waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/** Debian's Chromium (CI installs it with apt-get); CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** `false` when the browser tests can run, else the reason they are skipped (node:test prints it). */
+export const skipWithoutChromium: string | false = existsSync(CHROMIUM_PATH)
+  ? false
+  : `no Chromium at ${CHROMIUM_PATH}: browser tests skipped (install it with: apt-get install -y chromium)`;
+
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 1,
+  isMobile: true,
+  hasTouch: true,
+};
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+
+export interface PagesApp {
+  t: TestApp;
+  baseUrl: string;
+}
+
+/** The real service on a real port: the browser talks to it as a guest would. */
+export async function startPagesApp(hotels: HotelDef[]): Promise<PagesApp> {
+  const t = await startTestApp({ hotels });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return { t, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Headless Chromium with a fresh profile, and nothing that phones home. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface Watched {
+  page: Page;
+  /** Every request that left the service's origin (must stay empty: no third party, ever). */
+  foreignRequests: string[];
+  /** Uncaught errors and CSP violations reported by the page. */
+  errors: string[];
+}
+
+/** A page in a fresh context (fresh storage), watched for foreign requests and script errors. */
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  options: BrowserContextOptions & { locale?: string } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({ locale: 'en-GB', ...options });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const watched: Watched = { page, foreignRequests: [], errors: [] };
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${baseUrl}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      watched.foreignRequests.push(url);
+    }
+  });
+  page.on('pageerror', (error) => watched.errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused/.test(message.text())) {
+      watched.errors.push(message.text());
+    }
+  });
+  return watched;
+}
+
+const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+/** axe-core's serious and critical findings on the page as it is now (evaluated past the CSP). */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // biome-ignore lint/suspicious/noExplicitAny: axe is a page global once injected
+  if (!(await page.evaluate(() => typeof (globalThis as any).axe === 'object')))
+    await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is injected as a global by the line above
+    const result = await (globalThis as any).axe.run({ resultTypes: ['violations'] });
+    return result.violations.map((v: { id: string; impact: string; nodes: { target: string[] }[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v: { id: string; impact: string; targets: string[] }) =>
+        `${v.impact} ${v.id}: ${v.targets.join(', ')}`,
+    );
+}
+
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
+
+/** Saves docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1 (kept in the repo for the README). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+}

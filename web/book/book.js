@@ -1,0 +1,481 @@
+// /book/{hotel}: dates and party → offers → a quote → guest details (and a test card when the
+// plan is prepaid) → the reservation, with a link to check in.
+import { api, idempotencyKey, Problem } from '../shared/api.js';
+import { field, h, newId } from '../shared/dom.js';
+import { busy, clearProblem, problemText, showProblem } from '../shared/forms.js';
+import { date, instant, money, t } from '../shared/i18n.js';
+import { setTitle, show, startPage } from '../shared/layout.js';
+import { testCardChoice } from '../shared/test-cards.js';
+import { servicePricing, unavailableReason } from '../shared/words.js';
+
+const hotelId = document.body.dataset.hotel;
+const state = {
+  view: 'search',
+  hotel: null,
+  stay: { checkIn: localDate(1), checkOut: localDate(3), adults: 2, children: [], rooms: 1, services: [] },
+  results: null,
+  searchProblem: null,
+  quote: null,
+  reservation: null,
+  checkinLink: null,
+  // One key per distinct reservation body: a retry of the same request replays, a changed one is new.
+  attempt: { body: '', key: '' },
+};
+
+function localDate(daysAhead) {
+  const d = new Date();
+  d.setDate(d.getDate() + daysAhead);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function render() {
+  if (!state.hotel) return show(h('p', { role: 'alert' }, t('problem.unexpected')));
+  setTitle(`${t('book.title')} — ${state.hotel.name}`);
+  if (state.view === 'quote') return renderQuote();
+  if (state.view === 'done') return renderDone();
+  return renderSearch();
+}
+
+// ---- search ---------------------------------------------------------------------------------
+
+function renderSearch() {
+  const s = state.stay;
+  const form = h('form', { class: 'card stack', novalidate: true, onsubmit: onSearch });
+  const childRows = h('div', { class: 'stack', id: 'children' });
+  const addChildRow = (age) => {
+    const select = h(
+      'select',
+      { name: `child-${childRows.children.length}`, 'data-child-age': '' },
+      Array.from({ length: 18 }, (_, a) =>
+        h('option', { value: a, selected: a === age }, t('book.age', { count: a })),
+      ),
+    );
+    const row = h(
+      'div',
+      { class: 'row child-row' },
+      field(t('book.childAge', { n: childRows.children.length + 1 }), select, {
+        path: `/children/${childRows.children.length}`,
+      }),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            row.remove();
+            document.getElementById('add-child').focus();
+          },
+        },
+        t('book.removeChild'),
+      ),
+    );
+    childRows.append(row);
+    return select;
+  };
+  for (const age of s.children) addChildRow(age);
+
+  const services = state.hotel.services.map((service) =>
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        name: `service-${service.id}`,
+        value: service.id,
+        'data-service': '',
+        checked: s.services.includes(service.id),
+      }),
+      h(
+        'span',
+        {},
+        service.name,
+        ' ',
+        h('span', { class: 'muted' }, `${money(service.amount)} ${servicePricing(service.pricing)}`),
+      ),
+    ),
+  );
+
+  form.append(
+    h(
+      'div',
+      { class: 'row' },
+      field(
+        t('book.checkIn'),
+        h('input', { type: 'date', name: 'checkIn', value: s.checkIn, min: localDate(0), required: true }),
+        { path: '/checkIn' },
+      ),
+      field(
+        t('book.checkOut'),
+        h('input', { type: 'date', name: 'checkOut', value: s.checkOut, min: localDate(1), required: true }),
+        { path: '/checkOut' },
+      ),
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      field(
+        t('book.adults'),
+        h('input', {
+          type: 'number',
+          name: 'adults',
+          value: s.adults,
+          min: 1,
+          max: 100,
+          inputmode: 'numeric',
+          required: true,
+        }),
+        { path: '/adults' },
+      ),
+      field(
+        t('book.rooms'),
+        h('input', {
+          type: 'number',
+          name: 'rooms',
+          value: s.rooms,
+          min: 1,
+          max: 20,
+          inputmode: 'numeric',
+          required: true,
+        }),
+        { path: '/rooms' },
+      ),
+    ),
+    h(
+      'fieldset',
+      { 'data-path': '/children' },
+      h('legend', {}, t('book.children')),
+      childRows,
+      h(
+        'button',
+        { type: 'button', id: 'add-child', class: 'secondary', onclick: () => addChildRow(0).focus() },
+        t('book.addChild'),
+      ),
+    ),
+    services.length
+      ? h('fieldset', { 'data-path': '/services' }, h('legend', {}, t('book.services')), services)
+      : null,
+    h('button', { type: 'submit', class: 'primary' }, t('book.search')),
+  );
+  show(
+    h('h1', {}, state.hotel.name),
+    h(
+      'p',
+      { class: 'muted' },
+      t('book.intro', { checkIn: state.hotel.checkInTime, checkOut: state.hotel.checkOutTime }),
+    ),
+    form,
+    renderResults(),
+  );
+  if (state.searchProblem) showProblem(form, state.searchProblem);
+}
+
+function readStay(form) {
+  const value = (name) => form.elements[name].value;
+  return {
+    checkIn: value('checkIn'),
+    checkOut: value('checkOut'),
+    adults: Number(value('adults')),
+    rooms: Number(value('rooms')),
+    children: [...form.querySelectorAll('[data-child-age]')].map((el) => Number(el.value)),
+    services: [...form.querySelectorAll('[data-service]:checked')].map((el) => el.value),
+  };
+}
+
+async function onSearch(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  state.stay = readStay(form);
+  clearProblem(form);
+  await busy(form, async () => {
+    try {
+      state.results = await api('POST', '/booking/availability/search', { body: { hotelId, ...state.stay } });
+      state.searchProblem = null;
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      state.results = null;
+      state.searchProblem = error;
+    }
+  });
+  render();
+  document.getElementById(state.results ? 'offers-heading' : 'main')?.focus();
+}
+
+function renderResults() {
+  const problem = state.searchProblem;
+  if (problem && (problem.code === 'no_availability' || problem.code === 'restriction_window')) {
+    return h(
+      'section',
+      { class: 'stack', 'aria-labelledby': 'offers-heading' },
+      h('h2', { id: 'offers-heading', tabindex: '-1' }, t('book.noOffers')),
+      unavailableList(problem.errors.map((e) => ({ ...e, roomType: roomTypeName(e.roomTypeId) }))),
+    );
+  }
+  const r = state.results;
+  if (!r) return null;
+  return h(
+    'section',
+    { class: 'stack', 'aria-labelledby': 'offers-heading' },
+    h('h2', { id: 'offers-heading', tabindex: '-1' }, t('book.offers', { count: r.offers.length })),
+    h(
+      'p',
+      { class: 'muted' },
+      t('book.staySummary', { checkIn: date(r.checkIn), checkOut: date(r.checkOut), count: r.nights }),
+    ),
+    h('ul', { class: 'offers' }, r.offers.map(offerCard)),
+    r.unavailable.length ? h('h3', {}, t('book.unavailable')) : null,
+    unavailableList(r.unavailable.map((u) => ({ ...u, roomType: u.roomType.name }))),
+  );
+}
+
+function roomTypeName(id) {
+  return state.hotel.roomTypes.find((rt) => rt.id === id)?.name ?? id;
+}
+
+function unavailableList(entries) {
+  if (!entries.length) return null;
+  return h(
+    'ul',
+    { class: 'unavailable' },
+    entries.map((e) => h('li', {}, h('strong', {}, e.roomType), ': ', unavailableReason(e))),
+  );
+}
+
+function cancellationText(policy) {
+  if (!policy.refundable) return t('book.nonRefundable');
+  if (!policy.freeCancellationUntil) return t('book.penaltyAlways', { penalty: money(policy.penalty) });
+  return t('book.freeCancellation', {
+    until: instant(policy.freeCancellationUntil, state.hotel.timezone),
+    penalty: money(policy.penalty),
+  });
+}
+
+function offerCard(offer) {
+  const headingId = newId('offer');
+  return h(
+    'li',
+    { class: 'card offer', 'aria-labelledby': headingId },
+    h('h3', { id: headingId }, `${offer.roomType.name} · ${offer.ratePlan.name}`),
+    h(
+      'p',
+      { class: 'price' },
+      h('span', { class: 'total' }, money(offer.total)),
+      ' ',
+      h('span', { class: 'muted' }, t('book.totalNote')),
+    ),
+    h(
+      'details',
+      {},
+      h('summary', {}, t('book.nightly')),
+      h(
+        'ul',
+        { class: 'nightly' },
+        offer.nightly.map((n) => h('li', {}, h('span', {}, date(n.date)), h('span', {}, money(n.amount)))),
+      ),
+    ),
+    h('p', {}, cancellationText(offer.cancellationPolicy)),
+    offer.ratePlan.prepayment === 'full' ? h('p', {}, t('book.prepaid')) : h('p', {}, t('book.payAtHotel')),
+    h(
+      'p',
+      { class: offer.available <= 3 ? 'warning' : 'muted' },
+      t('book.roomsLeft', { count: offer.available }),
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'primary', onclick: (event) => chooseOffer(event.currentTarget, offer) },
+      t('book.choose'),
+      h('span', { class: 'visually-hidden' }, ` ${offer.roomType.name} · ${offer.ratePlan.name}`),
+    ),
+  );
+}
+
+async function chooseOffer(button, offer) {
+  button.disabled = true;
+  try {
+    state.quote = await api('POST', '/booking/quote', {
+      body: { hotelId, ...state.stay, roomTypeId: offer.roomType.id, ratePlanId: offer.ratePlan.id },
+    });
+    state.view = 'quote';
+    render();
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    button.disabled = false;
+    const card = button.closest('.offer');
+    showProblem(card, error, { before: card });
+  }
+}
+
+// ---- quote and guest details -----------------------------------------------------------------
+
+function lineLabel(line) {
+  if (line.type === 'room')
+    return `${line.name} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;
+  return `${line.name} × ${line.quantity}`;
+}
+
+function renderQuote() {
+  const q = state.quote;
+  const prepaid = q.ratePlan.prepayment === 'full';
+  const form = h('form', { class: 'card stack', novalidate: true, onsubmit: onBook });
+  const input = (name, type, autocomplete, required = true) =>
+    h('input', { type, name, autocomplete, required, maxlength: type === 'email' ? 254 : 100 });
+  form.append(
+    h('h2', {}, t('book.guestDetails')),
+    h(
+      'div',
+      { class: 'row' },
+      field(t('field.firstName'), input('firstName', 'text', 'given-name'), { path: '/guest/firstName' }),
+      field(t('field.lastName'), input('lastName', 'text', 'family-name'), { path: '/guest/lastName' }),
+    ),
+    field(t('field.email'), input('email', 'email', 'email'), { path: '/guest/email' }),
+    field(t('field.phoneOptional'), input('phone', 'tel', 'tel', false), { path: '/guest/phone' }),
+    field(t('book.specialRequests'), h('textarea', { name: 'specialRequests', rows: 2, maxlength: 1000 }), {
+      path: '/specialRequests',
+    }),
+    prepaid
+      ? testCardChoice('/payment/token', t('book.payNow', { total: money(q.total) }))
+      : h('p', {}, t('book.payAtHotel')),
+    h(
+      'button',
+      { type: 'submit', class: 'primary' },
+      prepaid ? t('book.payAndBook', { total: money(q.total) }) : t('book.book'),
+    ),
+  );
+  show(
+    h('h1', {}, t('book.yourStay')),
+    h(
+      'section',
+      { class: 'card stack' },
+      h('p', {}, h('strong', {}, `${q.roomType.name} · ${q.ratePlan.name}`)),
+      h(
+        'p',
+        {},
+        t('book.staySummary', { checkIn: date(q.checkIn), checkOut: date(q.checkOut), count: q.nights }),
+      ),
+      h(
+        'table',
+        { class: 'lines' },
+        h('caption', { class: 'visually-hidden' }, t('book.priceDetails')),
+        h(
+          'tbody',
+          {},
+          q.lines.map((line) =>
+            h('tr', {}, h('th', { scope: 'row' }, lineLabel(line)), h('td', {}, money(line.amount))),
+          ),
+        ),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('book.total')), h('td', {}, money(q.total)))),
+      ),
+      q.includedTaxes.length
+        ? h(
+            'p',
+            { class: 'muted' },
+            t('book.includedTaxes', {
+              taxes: q.includedTaxes.map((x) => `${x.name} ${money(x.amount)}`).join(', '),
+            }),
+          )
+        : null,
+      h('p', {}, cancellationText(q.cancellationPolicy)),
+      h('p', { class: 'notice' }, t('book.quoteExpires', { time: instant(q.expiresAt) })),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            state.view = 'search';
+            render();
+          },
+        },
+        t('book.changeStay'),
+      ),
+    ),
+    form,
+  );
+}
+
+async function onBook(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const value = (name) => form.elements[name]?.value?.trim() ?? '';
+  const guest = { firstName: value('firstName'), lastName: value('lastName'), email: value('email') };
+  if (value('phone')) guest.phone = value('phone');
+  const body = { quoteId: state.quote.id, guest };
+  if (value('specialRequests')) body.specialRequests = value('specialRequests');
+  if (state.quote.ratePlan.prepayment === 'full')
+    body.payment = { token: form.querySelector('input[name=token]:checked')?.value ?? '' };
+  const json = JSON.stringify(body);
+  if (state.attempt.body !== json) state.attempt = { body: json, key: idempotencyKey() };
+  clearProblem(form);
+  await busy(form, async () => {
+    try {
+      state.reservation = await api('POST', '/booking/reservations', {
+        body,
+        headers: { 'idempotency-key': state.attempt.key },
+      });
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      state.reservation = null;
+      showProblem(form, error);
+    }
+  });
+  if (!state.reservation) return;
+  state.checkinLink = await openCheckin(state.reservation);
+  state.view = 'done';
+  render();
+}
+
+/** The check-in link: a session opened with the access token, else the form prefilled with the code. */
+async function openCheckin(reservation) {
+  try {
+    const signed = await api('POST', '/checkin/sessions', {
+      body: { reservationId: reservation.id },
+      headers: { authorization: `Bearer ${reservation.accessToken}` },
+    });
+    return `/checkin/${encodeURIComponent(signed.session.id)}`;
+  } catch {
+    return `/checkin?code=${encodeURIComponent(reservation.id)}`;
+  }
+}
+
+// ---- confirmation ----------------------------------------------------------------------------
+
+function renderDone() {
+  const r = state.reservation;
+  show(
+    h('h1', {}, t('book.confirmed')),
+    h(
+      'section',
+      { class: 'card stack' },
+      h('p', {}, t('book.codeIs'), ' ', h('strong', { class: 'code', id: 'reservation-code' }, r.id)),
+      h('p', {}, `${r.roomType.name} · ${r.ratePlan.name}`),
+      h(
+        'p',
+        {},
+        t('book.staySummary', { checkIn: date(r.checkIn), checkOut: date(r.checkOut), count: r.nights }),
+      ),
+      h('p', {}, t('book.total'), ': ', h('strong', {}, money(r.total))),
+      h(
+        'p',
+        {},
+        t(`paymentStatus.${r.payment.status}`, { paid: money(r.payment.paid), due: money(r.payment.due) }),
+      ),
+      h('p', { class: 'muted' }, t('book.emailNote', { email: r.guest.email })),
+      h('a', { class: 'button primary', href: state.checkinLink, id: 'checkin-link' }, t('book.checkinNow')),
+    ),
+  );
+}
+
+// ---- start -------------------------------------------------------------------------------------
+
+startPage(async () => {
+  if (!state.hotel) {
+    try {
+      state.hotel = await api('GET', `/booking/hotels/${encodeURIComponent(hotelId)}`);
+    } catch (error) {
+      return show(
+        h('h1', {}, t('notFound.title')),
+        h('p', { role: 'alert' }, error instanceof Problem ? problemText(error) : t('problem.unexpected')),
+      );
+    }
+  }
+  render();
+});

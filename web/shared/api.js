@@ -1,0 +1,45 @@
+// Calls to the public API. An error answer becomes a Problem carrying the RFC 9457 body, so the
+// page can show its `detail` and point at the fields named in `errors[].path`.
+
+export class Problem extends Error {
+  constructor(body, status) {
+    super(body.detail ?? body.title ?? String(status));
+    this.status = status;
+    this.code = body.code;
+    this.detail = body.detail;
+    this.errors = Array.isArray(body.errors) ? body.errors : [];
+  }
+}
+
+export async function api(method, path, { body, headers = {} } = {}) {
+  let response;
+  try {
+    response = await fetch(path.startsWith('/') && !path.startsWith('/api/') ? `/api/v1${path}` : path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch {
+    throw new Problem({ code: 'network_error' }, 0);
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  return json;
+}
+
+/** A random Idempotency-Key: retrying the same request with it can never book twice. */
+export function idempotencyKey() {
+  return crypto.randomUUID();
+}
