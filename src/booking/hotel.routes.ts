@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { HotelParams, PublicHotel } from './hotel.schemas.ts';
