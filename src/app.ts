@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import type { Encryptor } from './infra/crypto/encryption.ts';
 import type { Database } from './infra/db/database.ts';
+import { clientErrorHandler } from './infra/http/client-errors.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
 import { frameworkErrors } from './infra/http/framework-errors.ts';
 import { healthRoutes } from './infra/http/health.routes.ts';
@@ -62,6 +63,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestIdHeader: false,
     genReqId: requestIds.generate,
     frameworkErrors,
+    clientErrorHandler,
     // Timeouts so a slow or stuck client cannot hold a connection forever.
     requestTimeout: 30_000,
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
