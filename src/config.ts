@@ -40,11 +40,12 @@ const KEY_HINT =
 
 /**
  * `requireEncryptionKey: false` is for tools that never touch encrypted data (`npm run migrate`):
- * they may run where the key is not provisioned.
+ * they may run where the key is not provisioned. `requirePublicBaseUrl: false` is for tools that
+ * neither sign nor link (the CLIs).
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  options: { requireEncryptionKey?: boolean } = {},
+  options: { requireEncryptionKey?: boolean; requirePublicBaseUrl?: boolean } = {},
 ): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -83,6 +84,16 @@ export function loadConfig(
     );
   }
 
+  // The default names this process's own port: right for the one embedded process, wrong for a
+  // deployment of several, where each would sign check-in sessions with a different `iss` and a
+  // client pinned to one issuer would refuse the others'. There, the operator must say it.
+  if (databaseUrl && !text('PUBLIC_BASE_URL') && options.requirePublicBaseUrl !== false) {
+    problems.push(
+      'PUBLIC_BASE_URL is required with DATABASE_URL: it is the issuer (`iss`) of signed check-in ' +
+        'sessions and the base of links, and every process of the deployment must share one; set it ' +
+        'to the address clients use, e.g. PUBLIC_BASE_URL=https://booking.example.com',
+    );
+  }
   let publicBaseUrl = text('PUBLIC_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {
     publicBaseUrl = new URL(publicBaseUrl).toString().replace(/\/$/, '');

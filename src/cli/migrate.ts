@@ -11,7 +11,7 @@ import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../runtime.ts';
 
 try {
-  const config = loadConfig(process.env, { requireEncryptionKey: false });
+  const config = loadConfig(process.env, { requireEncryptionKey: false, requirePublicBaseUrl: false });
   const target = config.databaseUrl
     ? `PostgreSQL ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`
     : `the embedded database in ${config.dataDir}`;

@@ -11,7 +11,7 @@ import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../runtime.ts';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
   const db = await openDatabase(config);
   try {
     await migrate(db);

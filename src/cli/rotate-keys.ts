@@ -14,7 +14,7 @@ import { openDatabase } from '../runtime.ts';
 import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
   const db = await openDatabase(config);
   try {
     await migrate(db);

@@ -53,7 +53,10 @@ export async function startTestApp(
     // A busy test machine is not an overloaded service: tests of shedding set their own thresholds.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_DB_QUEUE: '0',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // With DATABASE_URL the service needs one issuer for the deployment (the config refuses otherwise).
+    ...(process.env.DATABASE_URL
+      ? { DATABASE_URL: process.env.DATABASE_URL, PUBLIC_BASE_URL: 'https://innkeep.test' }
+      : {}),
     ...options.env,
   };
   const config = loadConfig(env);
