@@ -102,7 +102,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(loadShedding, {
     db: ctx.db,
     maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,
-    maxDbQueue: ctx.config.loadShedMaxDbQueue,
+    maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
   await app.register(metrics, { db: ctx.db });

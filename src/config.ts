@@ -17,8 +17,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Load shedding: mean event-loop delay (ms) above which requests get 503; 0 = off. */
   loadShedMaxEventLoopDelayMs: number;
-  /** Load shedding: requests waiting for a database connection above which requests get 503; 0 = off. */
-  loadShedMaxDbQueue: number;
+  /** Load shedding: expected wait (ms) for database connections above which requests get 503; 0 = off. */
+  loadShedMaxWaitMs: number;
   checkinProofLimit: number;
   checkinProofWindowSeconds: number;
   dbPoolSize: number;
@@ -114,7 +114,7 @@ export function loadConfig(
     purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
     loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
-    loadShedMaxDbQueue: int('LOAD_SHED_MAX_DB_QUEUE', 100, 0, 1_000_000),
+    loadShedMaxWaitMs: int('LOAD_SHED_MAX_WAIT_MS', 5000, 0, 600_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
     checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
@@ -126,6 +126,13 @@ export function loadConfig(
       .filter(Boolean),
     trustProxy: text('TRUST_PROXY') === 'true',
   };
+  if (text('LOAD_SHED_MAX_DB_QUEUE')) {
+    // Silently ignoring an operator's setting would be worse than refusing it.
+    problems.push(
+      'LOAD_SHED_MAX_DB_QUEUE was replaced by LOAD_SHED_MAX_WAIT_MS (the expected wait for a database ' +
+        'connection, in ms, above which requests are shed; default 5000): remove it',
+    );
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
