@@ -103,6 +103,8 @@ export function startService(o: ServiceOptions): Promise<Proc> {
       CATALOG_FILE: o.catalogFile,
       DATA_ENCRYPTION_KEY: o.key,
       DATABASE_URL: o.databaseUrl ?? '',
+      // One issuer for every process of a PostgreSQL deployment (required with DATABASE_URL).
+      PUBLIC_BASE_URL: 'https://innkeep.bench',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       ...o.extraEnv,

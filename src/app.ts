@@ -6,6 +6,7 @@ import { CancellationPolicy, PriceLine } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
+import { clientErrorHandler } from './infra/http/client-errors.ts';
 import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
 import { errorHandler } from './infra/http/error-handler.ts';
 import { frameworkErrors } from './infra/http/framework-errors.ts';
@@ -51,6 +52,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestIdHeader: false,
     genReqId: requestIds.generate,
     frameworkErrors,
+    clientErrorHandler,
     // Timeouts so a slow or stuck client cannot hold a connection forever.
     requestTimeout: 30_000,
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
@@ -91,7 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(loadShedding, {
     db: ctx.db,
     maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,
-    maxDbQueue: ctx.config.loadShedMaxDbQueue,
+    maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
   await app.register(metrics, { db: ctx.db });

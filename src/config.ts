@@ -17,8 +17,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Load shedding: mean event-loop delay (ms) above which requests get 503; 0 = off. */
   loadShedMaxEventLoopDelayMs: number;
-  /** Load shedding: requests waiting for a database connection above which requests get 503; 0 = off. */
-  loadShedMaxDbQueue: number;
+  /** Load shedding: expected wait (ms) for database connections above which requests get 503; 0 = off. */
+  loadShedMaxWaitMs: number;
   /** Failed check-in proofs allowed per (client address, reservation code) per window. */
   checkinProofLimit: number;
   /** Failed check-in proofs allowed per client address per window, whatever the code. */
@@ -50,11 +50,12 @@ const KEY_HINT =
 
 /**
  * `requireEncryptionKey: false` is for tools that never touch encrypted data (`npm run migrate`):
- * they may run where the key is not provisioned.
+ * they may run where the key is not provisioned. `requirePublicBaseUrl: false` is for tools that
+ * neither sign nor link (the CLIs).
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  options: { requireEncryptionKey?: boolean } = {},
+  options: { requireEncryptionKey?: boolean; requirePublicBaseUrl?: boolean } = {},
 ): Config {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -93,6 +94,16 @@ export function loadConfig(
     );
   }
 
+  // The default names this process's own port: right for the one embedded process, wrong for a
+  // deployment of several, where each would sign check-in sessions with a different `iss` and a
+  // client pinned to one issuer would refuse the others'. There, the operator must say it.
+  if (databaseUrl && !text('PUBLIC_BASE_URL') && options.requirePublicBaseUrl !== false) {
+    problems.push(
+      'PUBLIC_BASE_URL is required with DATABASE_URL: it is the issuer (`iss`) of signed check-in ' +
+        'sessions and the base of links, and every process of the deployment must share one; set it ' +
+        'to the address clients use, e.g. PUBLIC_BASE_URL=https://booking.example.com',
+    );
+  }
   let publicBaseUrl = text('PUBLIC_BASE_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {
     publicBaseUrl = new URL(publicBaseUrl).toString().replace(/\/$/, '');
@@ -113,7 +124,7 @@ export function loadConfig(
     purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
     loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
-    loadShedMaxDbQueue: int('LOAD_SHED_MAX_DB_QUEUE', 100, 0, 1_000_000),
+    loadShedMaxWaitMs: int('LOAD_SHED_MAX_WAIT_MS', 5000, 0, 600_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
     checkinProofAddressLimit: int('CHECKIN_PROOF_ADDRESS_LIMIT', 200, 1, 1_000_000),
     checkinProofWindowSeconds: int('CHECKIN_PROOF_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
@@ -130,6 +141,13 @@ export function loadConfig(
       .filter(Boolean),
     trustProxy: text('TRUST_PROXY') === 'true',
   };
+  if (text('LOAD_SHED_MAX_DB_QUEUE')) {
+    // Silently ignoring an operator's setting would be worse than refusing it.
+    problems.push(
+      'LOAD_SHED_MAX_DB_QUEUE was replaced by LOAD_SHED_MAX_WAIT_MS (the expected wait for a database ' +
+        'connection, in ms, above which requests are shed; default 5000): remove it',
+    );
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }

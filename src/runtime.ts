@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
+import { lockDataDir } from './infra/db/data-dir-lock.ts';
 import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openEmbeddedDatabase } from './infra/db/pglite.ts';
@@ -24,10 +25,32 @@ import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = new URL('../catalog/demo.json', import.meta.url).pathname;
 
+/**
+ * Opens the configured engine. The embedded one is locked to this process first (see
+ * data-dir-lock.ts); the lock is released when the database is closed, or the process exits.
+ */
 export async function openDatabase(config: Config, options: { inMemory?: boolean } = {}): Promise<Database> {
   if (config.databaseUrl)
     return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
-  return openEmbeddedDatabase(options.inMemory ? null : `${config.dataDir}/pgdata`);
+  if (options.inMemory) return openEmbeddedDatabase(null);
+  const lock = await lockDataDir(config.dataDir);
+  let db: Database;
+  try {
+    db = await openEmbeddedDatabase(`${config.dataDir}/pgdata`);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
 }
 
 /** What outlives its purpose: idempotency keys past their 24 h, quotes expired a day ago unbooked. */

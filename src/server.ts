@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { CatalogError } from './catalog/catalog.validate.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 
@@ -58,6 +59,10 @@ async function main() {
     if (error instanceof CatalogError) {
       logger.fatal(`catalogue refused: ${error.message}`);
       process.exit(78);
+    }
+    if (error instanceof DataDirLockedError) {
+      logger.fatal(error.message);
+      process.exit(error.exitCode);
     }
     logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);

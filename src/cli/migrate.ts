@@ -2,14 +2,16 @@
  * `npm run migrate`: applies pending database migrations, then exits (0 on success). Run it before
  * rolling out a new version; the service also migrates at start, and an advisory lock makes any
  * number of concurrent runs apply each migration exactly once. Needs no DATA_ENCRYPTION_KEY.
- * With the embedded database, run it only while the service is stopped (one process per data dir).
+ * With the embedded database, run it only while the service is stopped: one process per data dir,
+ * so it refuses while the service holds DATA_DIR.
  */
 import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../runtime.ts';
 
 try {
-  const config = loadConfig(process.env, { requireEncryptionKey: false });
+  const config = loadConfig(process.env, { requireEncryptionKey: false, requirePublicBaseUrl: false });
   const target = config.databaseUrl
     ? `PostgreSQL ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`
     : `the embedded database in ${config.dataDir}`;
@@ -25,6 +27,10 @@ try {
     await db.close();
   }
 } catch (error) {
+  if (error instanceof DataDirLockedError) {
+    console.error(error.message);
+    process.exit(error.exitCode);
+  }
   console.error(
     error instanceof ConfigError ? error.message : `migration failed: ${(error as Error).message}`,
   );

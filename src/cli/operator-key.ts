@@ -4,10 +4,12 @@
  * The command line acts with every scope on every hotel; it is audited as `cli`. With the
  * embedded database, run it only while the service is stopped (one process per data dir).
  */
+
 import { parseArgs } from 'node:util';
 import { CatalogStore } from '../catalog/catalog.service.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
+import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { operatorKeyHasher } from '../operator/key-secret.ts';
@@ -34,7 +36,7 @@ try {
   });
   const [command, ...rest] = positionals;
   if (!['create', 'list', 'revoke'].includes(command ?? '')) throw new UsageError('unknown command');
-  const config = loadConfig();
+  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
   const db = await openDatabase(config);
   try {
     await migrate(db);
@@ -92,6 +94,10 @@ try {
   if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(64);
+  }
+  if (error instanceof DataDirLockedError) {
+    console.error(error.message);
+    process.exit(error.exitCode);
   }
   if (error instanceof AppError) {
     console.error(`refused: ${error.message}`);

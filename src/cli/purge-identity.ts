@@ -1,15 +1,17 @@
 /**
  * `npm run purge-identity`: deletes identity document data IDENTITY_RETENTION_DAYS after
  * check-out, once, now. The service also does this on a schedule (PURGE_INTERVAL_SECONDS).
- * With the embedded database, run it only while the service is stopped (one process per data dir).
+ * With the embedded database, run it only while the service is stopped: one process per data dir,
+ * so it refuses while the service holds DATA_DIR.
  */
 import { purgeIdentityData } from '../checkin/purge.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../runtime.ts';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
   const db = await openDatabase(config);
   try {
     await migrate(db);
@@ -21,6 +23,10 @@ try {
     await db.close();
   }
 } catch (error) {
+  if (error instanceof DataDirLockedError) {
+    console.error(error.message);
+    process.exit(error.exitCode);
+  }
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(error instanceof ConfigError ? 78 : 1);
 }

@@ -44,7 +44,7 @@ export interface QuoteBody extends StayBody {
 export function startBookingApp(options: NonNullable<Parameters<typeof startTestApp>[0]>): Promise<TestApp> {
   return startTestApp({
     ...options,
-    env: { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_DB_QUEUE: '0', ...options.env },
+    env: { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_WAIT_MS: '0', ...options.env },
   });
 }
 

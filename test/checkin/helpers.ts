@@ -19,7 +19,7 @@ export async function startCheckinApp(
   const hotel = makeHotel(options.hotel);
   // Load shedding off: the embedded engine runs on the event loop, so start-up (and multi-MiB
   // image bodies) read as event-loop delay; shedding has its own tests.
-  const env = { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_DB_QUEUE: '0', ...options.env };
+  const env = { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_WAIT_MS: '0', ...options.env };
   const t = await startTestApp({
     hotels: [hotel],
     env,

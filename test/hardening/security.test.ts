@@ -6,6 +6,7 @@ import { loadShedding } from '../../src/infra/http/load-shedding.ts';
 import { daysFromNow, makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const SEARCH = '/api/v1/booking/availability/search';
+const burstHotel = makeHotel();
 const ORIGIN = 'https://frontdesk.example';
 
 async function book(t: TestApp, hotelId: string) {
@@ -232,25 +233,32 @@ describe('GET /metrics', () => {
 });
 
 describe('load shedding', () => {
-  it('answers 503 service_unavailable with Retry-After while the database pool queue is long', async () => {
-    const stats = { total: 10, idle: 0, waiting: 0 };
+  it('queues while the expected wait for a connection is short, and sheds (503, Retry-After) once it is not', async () => {
+    // 10 connections each held 20 ms: 10 requests queued is 20 ms of waiting, 1,000 is 2 s.
+    const stats = { total: 10, idle: 0, waiting: 0, max: 10, meanHoldMs: 20, checkouts: 0 };
     const app = Fastify();
     await app.register(errorHandler);
     await app.register(loadShedding, {
       db: { poolStats: () => stats },
       maxEventLoopDelayMs: 0,
-      maxDbQueue: 5,
+      maxDbWaitMs: 1000,
     });
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.post('/work', async () => ({ done: true }));
     try {
       assert.equal((await app.inject({ method: 'POST', url: '/work' })).statusCode, 200);
-      stats.waiting = 5;
+      stats.waiting = 400; // a long queue that drains in 0.8 s: served
+      assert.equal((await app.inject({ method: 'POST', url: '/work' })).statusCode, 200);
+      stats.waiting = 600; // 1.2 s: over the limit
       const shed = await app.inject({ method: 'POST', url: '/work' });
       assert.equal(shed.statusCode, 503);
       assert.match(String(shed.headers['content-type']), /^application\/problem\+json/);
       assert.equal(shed.json().code, 'service_unavailable');
       assert.ok(Number(shed.headers['retry-after']) > 0);
+      stats.waiting = 20;
+      stats.meanHoldMs = 1000; // a short queue behind slow transactions is a long wait: shed
+      assert.equal((await app.inject({ method: 'POST', url: '/work' })).statusCode, 503);
+      stats.meanHoldMs = 20;
       assert.equal(
         (await app.inject({ method: 'GET', url: '/healthz' })).statusCode,
         200,
@@ -289,6 +297,48 @@ describe('load shedding', () => {
         200,
         'liveness is never shed',
       );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves a burst the database drains quickly, with the default settings, instead of shedding it', async () => {
+    // 10 connections; the old rule shed at 100 requests waiting for one, whatever the wait.
+    const t = await startTestApp({
+      hotels: [burstHotel],
+      env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', LOAD_SHED_MAX_WAIT_MS: '', DB_POOL_SIZE: '10' },
+    });
+    try {
+      const quote = (i: number) =>
+        t.inject({
+          method: 'POST',
+          url: '/api/v1/booking/quote',
+          payload: {
+            hotelId: burstHotel.id,
+            roomTypeId: 'double',
+            ratePlanId: 'flex',
+            checkIn: daysFromNow(10 + (i % 30)),
+            checkOut: daysFromNow(12 + (i % 30)),
+            adults: 2,
+          },
+        });
+      const warm = await quote(0);
+      assert.equal(warm.statusCode, 201, warm.body);
+      // A first wave fills the pool's queue; the second arrives while 100 or more are waiting.
+      const first = Array.from({ length: 200 }, (_, i) => quote(i));
+      if (t.db.kind === 'postgres') {
+        let waiting = 0;
+        for (let i = 0; i < 100_000 && waiting < 100; i++) {
+          await new Promise((resolve) => setImmediate(resolve));
+          waiting = t.db.poolStats().waiting;
+        }
+        assert.ok(waiting >= 100, `the queue reached ${waiting}`);
+      }
+      const second = Array.from({ length: 100 }, (_, i) => quote(200 + i));
+      const statuses = (await Promise.all([...first, ...second])).map((r) => r.statusCode);
+      const counts: Record<number, number> = {};
+      for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+      assert.deepEqual(counts, { 201: 300 });
     } finally {
       await t.close();
     }

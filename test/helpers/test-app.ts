@@ -58,10 +58,13 @@ export async function startTestApp(
     LOG_LEVEL: 'info',
     // A busy test machine is not an overloaded service: tests of shedding set their own thresholds.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
-    LOAD_SHED_MAX_DB_QUEUE: '0',
+    LOAD_SHED_MAX_WAIT_MS: '0',
     // Tests make their own operator keys; the bootstrap key has tests of its own.
     OPERATOR_BOOTSTRAP: 'false',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    // With DATABASE_URL the service needs one issuer for the deployment (the config refuses otherwise).
+    ...(process.env.DATABASE_URL
+      ? { DATABASE_URL: process.env.DATABASE_URL, PUBLIC_BASE_URL: 'https://innkeep.test' }
+      : {}),
     ...options.env,
   };
   const config = loadConfig(env);

@@ -87,6 +87,7 @@ describe('first-start operator key', () => {
       DATABASE_URL: scratch.url,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: path.join(tmpdir(), 'innkeep-bootstrap-pg-unused'),
+      PUBLIC_BASE_URL: 'https://innkeep.test',
       LOG_LEVEL: 'info',
     };
     const hotels = parseCatalog({ hotels: [makeHotel()] }).hotels;

@@ -42,6 +42,7 @@ describe('PostgreSQL outage', () => {
     const config = loadConfig({
       DATABASE_URL: url,
       DATA_ENCRYPTION_KEY: newEncryptionKey(),
+      PUBLIC_BASE_URL: 'https://innkeep.test',
       DB_POOL_SIZE: String(POOL_SIZE),
       RATE_LIMIT_PER_MINUTE: '0',
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
@@ -156,7 +157,12 @@ describe('PostgreSQL silent (network partition)', () => {
     });
     const hotel = makeHotel();
     const runtime = await createRuntime(
-      loadConfig({ DATABASE_URL: url, DATA_ENCRYPTION_KEY: newEncryptionKey(), RATE_LIMIT_PER_MINUTE: '0' }),
+      loadConfig({
+        DATABASE_URL: url,
+        DATA_ENCRYPTION_KEY: newEncryptionKey(),
+        PUBLIC_BASE_URL: 'https://innkeep.test',
+        RATE_LIMIT_PER_MINUTE: '0',
+      }),
       createLogger('silent'),
       { db, hotels: parseCatalog({ hotels: [hotel] }).hotels },
     );
@@ -205,6 +211,7 @@ describe('PostgreSQL not reachable at start', () => {
     const result = await run(['--import', 'tsx', 'src/server.ts'], {
       DATABASE_URL: databaseUrlVia(await deadPort()),
       DATA_ENCRYPTION_KEY: newEncryptionKey(),
+      PUBLIC_BASE_URL: 'https://innkeep.test',
       PORT: '0',
     });
     assert.equal(result.code, 1);

@@ -9,7 +9,11 @@ describe('the PostgreSQL pool', () => {
   test('DATABASE_URL opens a pool of DB_POOL_SIZE connections that never grows past it', {
     skip: needsPostgres,
   }, async () => {
-    const env = { DATABASE_URL: DATABASE_URL as string, DATA_ENCRYPTION_KEY: newEncryptionKey() };
+    const env = {
+      DATABASE_URL: DATABASE_URL as string,
+      DATA_ENCRYPTION_KEY: newEncryptionKey(),
+      PUBLIC_BASE_URL: 'https://innkeep.test',
+    };
     assert.equal(loadConfig(env).dbPoolSize, 10);
     const db = await openDatabase(loadConfig({ ...env, DB_POOL_SIZE: '3' }));
     try {

@@ -176,6 +176,8 @@ export async function startService(env: Record<string, string>): Promise<Service
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: '0',
       LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
+      // Required with DATABASE_URL; unused by the embedded engine.
+      PUBLIC_BASE_URL: 'https://innkeep.test',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,6 +35,12 @@ export interface PoolStats {
   total: number;
   idle: number;
   waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
+  /** Recent mean time a connection is held per checkout (ms; 0 before the first one). */
+  meanHoldMs: number;
+  /** Checkouts so far (a counter), to relate connection use to requests served. */
+  checkouts: number;
 }
 
 export interface Database extends Executor {

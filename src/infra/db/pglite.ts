@@ -41,7 +41,8 @@ export async function openEmbeddedDatabase(dataDir: string | null): Promise<Data
       if (closed) throw new Error('database closed');
       await pg.query('SELECT 1');
     },
-    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    // One connection, and callers queue on the event loop rather than in a pool: never waiting.
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1, meanHoldMs: 0, checkouts: 0 }),
     close: async () => {
       if (closed) return;
       closed = true;

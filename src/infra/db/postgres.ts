@@ -17,6 +17,9 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/** Weight of the newest checkout in the running mean of connection hold times. */
+const HOLD_MEAN_WEIGHT = 0.1;
+
 /** Migrations may run for long (an index on a big table): no client-side timeout for scripts. */
 const NO_CLIENT_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -40,6 +43,20 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   });
   // An idle client losing its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});
+  // How long a checkout holds its connection, recently: with the queue length it tells how long a
+  // new request would wait for one (load shedding).
+  const heldSince = new WeakMap<pg.PoolClient, number>();
+  let meanHoldMs = 0;
+  let checkouts = 0;
+  pool.on('acquire', (client) => heldSince.set(client, performance.now()));
+  pool.on('release', (_error, client) => {
+    const since = heldSince.get(client);
+    if (since === undefined) return;
+    const held = performance.now() - since;
+    // An exponentially weighted mean: follows a change within some tens of checkouts.
+    meanHoldMs = checkouts === 0 ? held : meanHoldMs + HOLD_MEAN_WEIGHT * (held - meanHoldMs);
+    checkouts++;
+  });
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
   return {
     kind: 'postgres',
@@ -96,7 +113,14 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     ping: async () => {
       await pool.query('SELECT 1');
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.poolSize,
+      meanHoldMs,
+      checkouts,
+    }),
     close: () => pool.end(),
   };
 }

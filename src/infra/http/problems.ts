@@ -21,11 +21,13 @@ export const PROBLEMS = {
   quote_expired: { status: 410, title: 'Quote expired' },
   session_expired: { status: 410, title: 'Session expired' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   restriction_window: { status: 422, title: 'Restriction window' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const;

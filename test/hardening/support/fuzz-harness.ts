@@ -154,6 +154,15 @@ export function hostileBody(
 /** Rarely: a body over the 1 MiB limit (413); built once, it is large. */
 export const OVERSIZED = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });
 
+/**
+ * A header value over Node's 16 KiB limit on the request line plus headers. Over a real socket the
+ * HTTP parser answers 431 before any route (test/hardening/http-parser-errors.test.ts); through
+ * `inject`, which has no parser, the app itself must survive it.
+ */
+export const overLongHeaderValue = fc
+  .tuple(fc.integer({ min: 16 * 1024 + 1, max: 24 * 1024 }), fc.constantFrom('a', '%', ' ', ','))
+  .map(([length, unit]) => `x${unit.repeat(length)}`);
+
 export const hostileHeaderValue = fc.oneof(
   fc.constantFrom(
     '',
@@ -170,6 +179,7 @@ export const hostileHeaderValue = fc.oneof(
   ),
   fc.string({ unit: 'grapheme-ascii', maxLength: 300 }),
   fc.string({ minLength: 256, maxLength: 2000, unit: 'grapheme-ascii' }),
+  overLongHeaderValue,
 );
 
 export const clientAddress = fc
