@@ -6,11 +6,11 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/infra/clock.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { openTestEmbeddedDatabase, testDatabaseUrl } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
 export class TestClock implements Clock {
@@ -41,11 +41,13 @@ export interface TestApp {
 
 /**
  * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
- * PostgreSQL run), else a fresh in-memory PGlite. Hotels come from `hotels` (use makeHotel).
+ * PostgreSQL run: this test file's own database, see test-database.ts), else a fresh, migrated
+ * in-memory PGlite of its own. Hotels come from `hotels` (use makeHotel).
  */
 export async function startTestApp(
   options: { hotels: HotelDef[]; env?: Record<string, string>; payments?: PaymentProvider } = { hotels: [] },
 ): Promise<TestApp> {
+  const databaseUrl = await testDatabaseUrl();
   const env: Record<string, string> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: `/tmp/innkeep-test-${process.pid}`,
@@ -53,7 +55,7 @@ export async function startTestApp(
     // A busy test machine is not an overloaded service: tests of shedding set their own thresholds.
     LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0',
     LOAD_SHED_MAX_DB_QUEUE: '0',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -69,7 +71,7 @@ export async function startTestApp(
   );
   const db = config.databaseUrl
     ? openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize })
-    : await openEmbeddedDatabase(null);
+    : await openTestEmbeddedDatabase();
   const clock = new TestClock();
   const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
   const runtime = await createRuntime(config, logger, { db, hotels, clock, payments: options.payments });
