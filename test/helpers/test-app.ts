@@ -10,7 +10,7 @@ import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { openTestEmbeddedDatabase, testDatabaseUrl } from './test-database.ts';
+import { testDatabaseUrl, testFileEmbeddedDatabase } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
 export class TestClock implements Clock {
@@ -41,8 +41,8 @@ export interface TestApp {
 
 /**
  * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
- * PostgreSQL run: this test file's own database, see test-database.ts), else a fresh, migrated
- * in-memory PGlite of its own. Hotels come from `hotels` (use makeHotel).
+ * PostgreSQL run), else PGlite; either way a migrated database of this test file's own, shared
+ * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel).
  */
 export async function startTestApp(
   options: { hotels: HotelDef[]; env?: Record<string, string>; payments?: PaymentProvider } = { hotels: [] },
@@ -71,7 +71,7 @@ export async function startTestApp(
   );
   const db = config.databaseUrl
     ? openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize })
-    : await openTestEmbeddedDatabase();
+    : await testFileEmbeddedDatabase();
   const clock = new TestClock();
   const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
   const runtime = await createRuntime(config, logger, { db, hotels, clock, payments: options.payments });
@@ -90,7 +90,7 @@ export async function startTestApp(
   };
 }
 
-/** A unique id, so tests sharing one PostgreSQL database never see each other's hotels. */
+/** A unique id, so tests sharing one database (one per test file, see test-database.ts) never see each other's hotels. */
 export function uniqueId(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }

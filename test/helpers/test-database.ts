@@ -4,7 +4,9 @@
  * Embedded (PGlite): initdb plus the migrations take seconds per database, which dominated the
  * suite. A migrated data directory is dumped once and cached on disk under a hash of the
  * migrations and the PGlite version (so a new migration or upgrade makes a new one, never a stale
- * one); every embedded test database then starts from a copy of it, in a fraction of a second.
+ * one); an embedded test database then starts from a copy of it in well under a second. The apps
+ * of one test file share one such database, as they share one on PostgreSQL (tests keep apart by
+ * unique hotel ids); tests that need an empty database of their own open one.
  *
  * PostgreSQL: `npm run test:pg` (scripts/with-pg-database.ts) migrates one template database per
  * run and names it in INNKEEP_TEST_PG_TEMPLATE; each test process (one per test file) creates its
@@ -15,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Database } from '../../src/infra/db/database.ts';
@@ -25,6 +28,28 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'innkeep-test');
 
 let template: Promise<Blob> | undefined;
+let fileDatabase: Promise<Database> | undefined;
+
+/**
+ * This test file's (this process's) embedded database, opened on first use. Closing the handle
+ * leaves the database open for the file's next app; it ends with the process.
+ */
+export async function testFileEmbeddedDatabase(): Promise<Database> {
+  fileDatabase ??= openTestEmbeddedDatabase();
+  const db = await fileDatabase;
+  return { ...db, close: async () => {} };
+}
+
+// An open PGlite keeps its process from exiting, and the test runner waits for every file's
+// process: the file's database closes after its last test. Registered as this module loads, which
+// is while the test file itself loads, so the hook belongs to the file's root, not to one test.
+after(closeFileDatabase);
+
+async function closeFileDatabase(): Promise<void> {
+  const db = await fileDatabase;
+  fileDatabase = undefined;
+  await db?.close();
+}
 
 /** A fresh, migrated, in-memory PGlite database of its own. */
 export async function openTestEmbeddedDatabase(): Promise<Database> {
