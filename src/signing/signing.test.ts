@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { openTestEmbeddedDatabase } from '../../test/helpers/test-database.ts';
 import type { Clock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
-import { openTestEmbeddedDatabase } from '../../test/helpers/test-database.ts';
 import { keyringOf, SigningKeyStore } from './signing.service.ts';
 
 const clock: Clock = { now: () => new Date() };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Database } from '../db/database.ts';
 import { openTestEmbeddedDatabase, testDatabaseUrl } from '../../../test/helpers/test-database.ts';
+import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPostgresDatabase } from '../db/postgres.ts';
 import { idempotencyRepository as keys } from './idempotency.repository.ts';
