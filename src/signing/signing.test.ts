@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { openTestEmbeddedDatabase } from '../../test/helpers/test-database.ts';
 import type { Clock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
-import { migrate } from '../infra/db/migrate.ts';
-import { openEmbeddedDatabase } from '../infra/db/pglite.ts';
 import { keyringOf, SigningKeyStore } from './signing.service.ts';
 
 const clock: Clock = { now: () => new Date() };
@@ -13,8 +12,7 @@ const KEYRING = 'test-keyring';
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 async function setup() {
-  const db = await openEmbeddedDatabase(null);
-  await migrate(db);
+  const db = await openTestEmbeddedDatabase(); // migrated
   const encryptor = createEncryptor(randomBytes(32));
   return { db, encryptor };
 }

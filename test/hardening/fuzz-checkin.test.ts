@@ -7,6 +7,7 @@ import {
   endpointRequests,
   type FuzzStats,
   fuzzEndpoint,
+  fuzzRuns,
   newStats,
   type Target,
 } from './support/fuzz-harness.ts';
@@ -16,9 +17,9 @@ import { arbitraryFor } from './support/schema-arbitrary.ts';
  * Property-based fuzzing of the self check-in endpoints, generated from their request schemas:
  * never a 5xx, always problem+json on errors, and a rejected request never changes stored state
  * (failed proofs are counted by design and left out of the comparison). With the booking files
- * the suite sends 10,000 requests.
+ * the suite sends 10,000 requests in CI, a fifth of that locally (fuzzRuns).
  */
-const RUNS = { open: 1400, read: 1200, step: 1400 };
+const RUNS = { open: fuzzRuns(1400), read: fuzzRuns(1200), step: fuzzRuns(1400) };
 const BASE = '/api/v1/checkin';
 
 const hotel = makeHotel();

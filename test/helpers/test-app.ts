@@ -6,11 +6,11 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/infra/clock.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { testDatabaseUrl, testFileEmbeddedDatabase } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
 export class TestClock implements Clock {
@@ -41,7 +41,8 @@ export interface TestApp {
 
 /**
  * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
- * PostgreSQL run), else a fresh in-memory PGlite. Hotels come from `hotels` (use makeHotel).
+ * PostgreSQL run), else PGlite; either way a migrated database of this test file's own, shared
+ * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel).
  */
 export async function startTestApp(
   options: {
@@ -52,6 +53,7 @@ export async function startTestApp(
     wrapDb?: (db: Database) => Database;
   } = { hotels: [] },
 ): Promise<TestApp> {
+  const databaseUrl = await testDatabaseUrl();
   const env: Record<string, string> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: `/tmp/innkeep-test-${process.pid}`,
@@ -62,9 +64,7 @@ export async function startTestApp(
     // Tests make their own operator keys; the bootstrap key has tests of its own.
     OPERATOR_BOOTSTRAP: 'false',
     // With DATABASE_URL the service needs one issuer for the deployment (the config refuses otherwise).
-    ...(process.env.DATABASE_URL
-      ? { DATABASE_URL: process.env.DATABASE_URL, PUBLIC_BASE_URL: 'https://innkeep.test' }
-      : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: 'https://innkeep.test' } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -80,7 +80,7 @@ export async function startTestApp(
   );
   const db = config.databaseUrl
     ? openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize })
-    : await openEmbeddedDatabase(null);
+    : await testFileEmbeddedDatabase();
   const clock = new TestClock();
   const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
   const runtime = await createRuntime(config, logger, {
@@ -104,7 +104,7 @@ export async function startTestApp(
   };
 }
 
-/** A unique id, so tests sharing one PostgreSQL database never see each other's hotels. */
+/** A unique id, so tests sharing one database (one per test file, see test-database.ts) never see each other's hotels. */
 export function uniqueId(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }

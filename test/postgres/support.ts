@@ -11,8 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import { runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
-export const DATABASE_URL = process.env.DATABASE_URL;
+/** This test file's own database (a copy of the run's migrated template), or none. */
+export const DATABASE_URL = await testDatabaseUrl();
 /** `skip` value for tests that need a PostgreSQL server: a reason when there is none. */
 export const needsPostgres: string | false = DATABASE_URL
   ? false
@@ -48,7 +50,7 @@ export async function sqlClient(url = DATABASE_URL as string): Promise<pg.Client
 /** A fresh, empty database on the same server as DATABASE_URL (needs CREATEDB). */
 export async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = await sqlClient();
-  const name = `innkeep_scratch_${randomBytes(4).toString('hex')}`;
+  const name = runDatabaseName('scratch');
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(DATABASE_URL as string);
   url.pathname = `/${name}`;

@@ -4,15 +4,28 @@ import { type Database, type Executor, keepDateText, parseInt8, TYPE_OIDS } from
 
 /** The embedded engine: a real PostgreSQL compiled to WASM, persisted in `dataDir` (or memory). */
 export async function openEmbeddedDatabase(dataDir: string | null): Promise<Database> {
+  return embeddedDatabase(await createPGlite(dataDir));
+}
+
+/**
+ * A PGlite instance with the type parsers every embedded database uses. `loadDataDir` starts it
+ * from a dump of another one's data directory (the tests start from a migrated copy this way).
+ */
+export async function createPGlite(dataDir: string | null, loadDataDir?: Blob): Promise<PGlite> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create({
+  return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     parsers: {
       [TYPE_OIDS.int8]: parseInt8,
       [TYPE_OIDS.date]: keepDateText,
       [TYPE_OIDS.numeric]: parseInt8,
     },
   });
+}
+
+/** The Database interface over an open PGlite instance; closing it closes the instance. */
+export function embeddedDatabase(pg: PGlite): Database {
   let closed = false;
   const run: Executor['query'] = async (sql, params) => {
     const result = await pg.query(sql, params as unknown[] | undefined);

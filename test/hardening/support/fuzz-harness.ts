@@ -7,6 +7,20 @@ import { hostileValue, nearValid } from './schema-arbitrary.ts';
 
 const FUZZ_SEED = process.env.FUZZ_SEED;
 
+/** The share of the full request count a local run sends (CI sends the full count). */
+const LOCAL_SHARE = 0.2;
+
+/**
+ * How many generated requests to send to an endpoint whose full count is `full`: all of them in CI
+ * (CI=true) or with FUZZ_RUNS=full, a fifth locally so `npm test` stays quick enough to run
+ * often. Either way every run is seeded (FUZZ_SEED, or a new seed printed on failure), and
+ * `FUZZ_SEED=<seed>` with the same FUZZ_RUNS replays a failure exactly.
+ */
+export function fuzzRuns(full: number): number {
+  const all = process.env.CI === 'true' || process.env.FUZZ_RUNS === 'full';
+  return all ? full : Math.ceil(full * LOCAL_SHARE);
+}
+
 export interface FuzzRequest {
   kind: 'valid' | 'near-valid' | 'hostile';
   method: string;
