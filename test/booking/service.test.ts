@@ -136,7 +136,14 @@ describe('service endpoints', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /<html/i);
-    assert.ok(res.body.includes('/api/v1/openapi.json'), 'the page loads this service’s document');
+    // Swagger UI loads the document from `./json` beside the page: the same as /api/v1/openapi.json.
+    const init = await t.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    assert.match(init.body, /url: resolveUrl\('\.\/json'\)/, 'the page loads its document');
+    const [fromPage, served] = await Promise.all([
+      t.inject({ method: 'GET', url: '/docs/json' }),
+      t.inject({ method: 'GET', url: '/api/v1/openapi.json' }),
+    ]);
+    assert.deepEqual(fromPage.json(), served.json(), 'the page loads this service’s document');
   });
 
   it('sends X-Request-Id on every response, echoing the caller’s', async () => {

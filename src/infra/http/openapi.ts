@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
-import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { docsPage } from './docs-page.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -52,12 +52,8 @@ export const openapi = fp(
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
 
-    app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
-      app.swagger(),
-    );
-    await app.register(apiReference, {
-      routePrefix: '/docs',
-      configuration: { url: '/api/v1/openapi.json', title: 'Innkeep API' },
-    });
+    // The document and the reference page share one encapsulated context: only they are compressed
+    // and given cache validators (API responses are small and never cached).
+    await app.register(docsPage);
   },
 );

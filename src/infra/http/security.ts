@@ -1,7 +1,8 @@
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, corsPolicyFor } from './cors-policy.ts';
 
 /** The API answers JSON only: no page of it may load anything, be framed, or post a form. */
 const API_CSP = {
@@ -15,77 +16,77 @@ const API_CSP = {
 };
 
 /**
- * `/docs` is the one HTML page: the Scalar reference runs its bundled script (served from /docs),
- * an inline bootstrap script and inline styles, fetches the OpenAPI document from this origin and
- * may load its fonts over HTTPS.
+ * `/docs` is the one HTML page: Swagger UI's script, styles, images and the OpenAPI document, all
+ * from this origin. Inline styles: the renderer sets `style` attributes on the SVG it draws.
  */
 const DOCS_CSP = {
   useDefaults: false,
   directives: {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
-    scriptSrc: ["'self'", "'unsafe-inline'"],
-    styleSrc: ["'self'", "'unsafe-inline'", 'https:'],
-    fontSrc: ["'self'", 'https:', 'data:'],
-    imgSrc: ["'self'", 'data:', 'https:'],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'"],
     connectSrc: ["'self'"],
-    workerSrc: ["'self'", 'blob:'],
     objectSrc: ["'none'"],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
   },
 };
 
-/** Headers a browser client may read on a cross-origin response. */
-export const CORS_EXPOSED_HEADERS = [
-  'ETag',
-  'Location',
-  'X-Request-Id',
-  'Idempotent-Replayed',
-  'Retry-After',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-];
-const CORS_ALLOWED_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'Idempotency-Key',
-  'If-Match',
-  'If-None-Match',
-  'X-Request-Id',
-];
+const PUBLIC_METHODS = ['GET', 'HEAD', 'POST', 'PATCH'];
+const OPERATOR_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'];
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** The @fastify/cors options for one request, from its path's policy. */
+function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions {
+  const policy = corsPolicyFor(url, corsOrigins);
+  const common = {
+    credentials: false,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+    strictPreflight: true,
+  };
+  switch (policy.kind) {
+    case 'public':
+      return { ...common, origin: '*', methods: PUBLIC_METHODS };
+    case 'operator':
+      return {
+        ...common,
+        methods: OPERATOR_METHODS,
+        // Echo an allowed origin; an origin not listed gets no CORS header (the browser refuses).
+        origin: (origin, callback) => callback(null, origin !== undefined && policy.origins.has(origin)),
+      };
+    case 'none':
+      return { origin: false };
+  }
+}
 
 /**
- * Security headers on every response (helmet), and CORS for the origins in CORS_ORIGINS only
- * (`*` allows any): with none configured no CORS header is ever sent, so browsers keep the
- * same-origin policy.
- * Register before the routes: the `/docs` CSP is attached as its routes are added.
+ * Security headers on every response (helmet) and CORS by path (see cors-policy.ts).
+ * Register before the routes: the `/docs` CSP and the public routes' resource policy are attached
+ * as the routes are added.
  */
 export const security = fp(async (app: FastifyInstance, opts: { corsOrigins: string[] }) => {
   app.addHook('onRoute', (route) => {
+    let helmetConfig: object | undefined;
     if (route.url === '/docs' || route.url.startsWith('/docs/')) {
-      route.config = {
-        ...(route.config as object),
-        helmet: { contentSecurityPolicy: DOCS_CSP },
-      } as typeof route.config;
+      helmetConfig = { contentSecurityPolicy: DOCS_CSP };
+    } else if (corsPolicyFor(route.url, opts.corsOrigins).kind === 'public') {
+      // Other sites may read public answers (keys, errors included), also without CORS.
+      helmetConfig = { crossOriginResourcePolicy: { policy: 'cross-origin' } };
+    }
+    if (helmetConfig) {
+      route.config = { ...(route.config as object), helmet: helmetConfig } as typeof route.config;
     }
   });
   await app.register(helmet, {
     contentSecurityPolicy: API_CSP,
-    // Public keys and errors may be read by other sites' scripts when CORS allows them.
-    crossOriginResourcePolicy: { policy: opts.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
   });
-  if (opts.corsOrigins.length > 0) {
-    const allowed = new Set(opts.corsOrigins);
-    await app.register(cors, {
-      origin: (origin, callback) =>
-        callback(null, origin !== undefined && (allowed.has(origin) || allowed.has('*'))),
-      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-      allowedHeaders: CORS_ALLOWED_HEADERS,
-      exposedHeaders: CORS_EXPOSED_HEADERS,
-      maxAge: 600,
-      strictPreflight: true,
-    });
-  }
+  await app.register(cors, {
+    delegator: (request, callback) => callback(null, corsOptionsFor(request.url, opts.corsOrigins)),
+  });
 });
