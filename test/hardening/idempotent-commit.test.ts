@@ -57,7 +57,7 @@ before(async () => {
       hotels.push(hotel);
       return hotel;
     }),
-    env: { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_DB_QUEUE: '0' },
+    env: { LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_WAIT_MS: '0' },
     payments: payments.provider,
     wrapDb: faults.wrap,
   });

@@ -29,6 +29,23 @@ function capture(): { stream: Writable; text: () => string } {
 }
 
 describe('first-start operator key', () => {
+  // First: the tests of a file share one database, and this one needs it to hold no key yet.
+  it('is off with OPERATOR_BOOTSTRAP=false', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-bootstrap-'));
+    const t = await startTestApp({
+      hotels: [makeHotel()],
+      env: { DATABASE_URL: '', DATA_DIR: dataDir, OPERATOR_BOOTSTRAP: 'false' },
+    });
+    try {
+      await assert.rejects(stat(path.join(dataDir, 'operator-key')), { code: 'ENOENT' });
+      const { rows } = await t.db.query('SELECT 1 FROM operator_keys');
+      assert.equal(rows.length, 0);
+    } finally {
+      await t.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('embedded: written to DATA_DIR/operator-key with mode 0600, never logged, made only once', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-bootstrap-'));
     const t = await startTestApp({
@@ -57,22 +74,6 @@ describe('first-start operator key', () => {
       });
       assert.equal(again, 'exists');
       assert.equal((await readFile(file, 'utf8')).trim(), key, 'the file is left alone');
-    } finally {
-      await t.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('is off with OPERATOR_BOOTSTRAP=false', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-bootstrap-'));
-    const t = await startTestApp({
-      hotels: [makeHotel()],
-      env: { DATABASE_URL: '', DATA_DIR: dataDir, OPERATOR_BOOTSTRAP: 'false' },
-    });
-    try {
-      await assert.rejects(stat(path.join(dataDir, 'operator-key')), { code: 'ENOENT' });
-      const { rows } = await t.db.query('SELECT 1 FROM operator_keys');
-      assert.equal(rows.length, 0);
     } finally {
       await t.close();
       await rm(dataDir, { recursive: true, force: true });
