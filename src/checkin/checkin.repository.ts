@@ -1,5 +1,6 @@
 import { reservationRepository } from '../booking/reservation.repository.ts';
 import type { Executor } from '../infra/db/database.ts';
+import { countInWindow } from '../infra/db/fixed-window-counter.ts';
 import type { Money } from '../payments/money.ts';
 import type { StepName, StepState, StepStatus } from './steps.ts';
 
@@ -217,23 +218,8 @@ export const checkinRepository = {
    * Counts one proof attempt by a client in its current fixed window (a new window starts when the
    * old one has ended) and returns the count so far, atomically across processes.
    */
-  async countProofAttempt(
-    db: Executor,
-    clientHash: Buffer,
-    now: Date,
-    windowSeconds: number,
-  ): Promise<{ failures: number; windowStart: Date }> {
-    const { rows } = await db.query<{ failures: number; window_start: Date }>(
-      `INSERT INTO checkin_proof_failures AS f (client_hash, window_start, failures) VALUES ($1, $2, 1)
-       ON CONFLICT (client_hash) DO UPDATE SET
-         failures = CASE WHEN f.window_start <= $3 THEN 1 ELSE f.failures + 1 END,
-         window_start = CASE WHEN f.window_start <= $3 THEN $2 ELSE f.window_start END
-       RETURNING failures, window_start`,
-      [clientHash, now, new Date(now.getTime() - windowSeconds * 1000)],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('proof attempt not counted');
-    return { failures: row.failures, windowStart: row.window_start };
+  countProofAttempt(db: Executor, clientHash: Buffer, now: Date, windowSeconds: number) {
+    return countInWindow(db, 'checkin_proof_failures', clientHash, now, windowSeconds);
   },
 
   /** Takes back an attempt that turned out to be a valid proof. */

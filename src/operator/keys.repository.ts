@@ -1,4 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
+import { countInWindow } from '../infra/db/fixed-window-counter.ts';
 import type { Scope } from './scopes.ts';
 
 /** An operator key as stored, without its hash. */
@@ -90,23 +91,8 @@ export const keysRepository = {
   },
 
   /** Counts one failed authentication by a client in its fixed window; atomic across processes. */
-  async countFailure(
-    db: Executor,
-    clientHash: Buffer,
-    now: Date,
-    windowSeconds: number,
-  ): Promise<{ failures: number; windowStart: Date }> {
-    const { rows } = await db.query<{ failures: number; window_start: Date }>(
-      `INSERT INTO operator_auth_failures AS f (client_hash, window_start, failures) VALUES ($1, $2, 1)
-       ON CONFLICT (client_hash) DO UPDATE SET
-         failures = CASE WHEN f.window_start <= $3 THEN 1 ELSE f.failures + 1 END,
-         window_start = CASE WHEN f.window_start <= $3 THEN $2 ELSE f.window_start END
-       RETURNING failures, window_start`,
-      [clientHash, now, new Date(now.getTime() - windowSeconds * 1000)],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('failed authentication not counted');
-    return { failures: row.failures, windowStart: row.window_start };
+  countFailure(db: Executor, clientHash: Buffer, now: Date, windowSeconds: number) {
+    return countInWindow(db, 'operator_auth_failures', clientHash, now, windowSeconds);
   },
 
   async deleteEndedFailureWindows(db: Executor, before: Date): Promise<number> {
