@@ -19,7 +19,7 @@ const SRC = join(ROOT, 'src');
 const LAYERS: string[][] = [
   ['calendar', 'config.ts'],
   ['infra'],
-  ['payments', 'signing', 'catalog'],
+  ['payments', 'signing', 'catalog', 'events'],
   ['context.ts'],
   ['booking'],
   ['checkin'],
