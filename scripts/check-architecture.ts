@@ -19,7 +19,7 @@ const SRC = join(ROOT, 'src');
 const LAYERS: string[][] = [
   ['calendar', 'config.ts'],
   ['infra'],
-  ['payments', 'signing', 'catalog', 'events'],
+  ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts'],
   ['booking'],
   ['checkin'],
