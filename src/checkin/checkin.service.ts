@@ -208,6 +208,7 @@ export function checkinService(ctx: AppContext) {
         throw new AppError(
           'unauthorized',
           'Prove the reservation with `lastName` in the body or `Authorization: Bearer <accessToken>`.',
+          { headers: { 'www-authenticate': 'Bearer realm="innkeep"' } },
         );
       }
       const code = normalizeConfirmationCode(proof.reservationId);

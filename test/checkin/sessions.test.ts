@@ -158,7 +158,9 @@ describe('POST /checkin/sessions', () => {
     const { t, hotel } = await startCheckinApp();
     try {
       const booked = await bookStay(t, hotel);
-      assertProblem(await openSession(t, { reservationId: booked.code }), 401, 'unauthorized');
+      const noProof = await openSession(t, { reservationId: booked.code });
+      assertProblem(noProof, 401, 'unauthorized');
+      assert.equal(noProof.headers['www-authenticate'], 'Bearer realm="innkeep"');
       assertProblem(
         await openSession(t, { reservationId: booked.code }, { authorization: `Basic ${booked.token}` }),
         401,
