@@ -30,6 +30,7 @@ export const openapi = fp(
             'hotel-local `YYYY-MM-DD`; instants are RFC 3339 UTC.',
           ].join('\n'),
           license: { name: 'MIT', identifier: 'MIT' },
+          contact: { name: 'Innkeep maintainers (issues on the project tracker)' },
         },
         servers: [{ url: opts.publicBaseUrl }],
         tags: [
@@ -48,6 +49,19 @@ export const openapi = fp(
             ...opts.securitySchemes,
           },
         },
+      },
+      // An operation that names no credential is public: say so (`security: []`) rather than leave
+      // linters and SDK generators to guess.
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        const openapiObject = document.openapiObject;
+        for (const item of Object.values(openapiObject.paths ?? {})) {
+          for (const operation of Object.values(item as Record<string, { security?: unknown[] }>)) {
+            if (operation && typeof operation === 'object' && operation.security === undefined)
+              operation.security = [];
+          }
+        }
+        return openapiObject;
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
