@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { docsPage } from './docs-page.ts';
+import { applyHttpConventions } from './openapi-conventions.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -50,18 +51,10 @@ export const openapi = fp(
           },
         },
       },
-      // An operation that names no credential is public: say so (`security: []`) rather than leave
-      // linters and SDK generators to guess.
       transformObject: (document) => {
         if (!('openapiObject' in document)) return document.swaggerObject;
-        const openapiObject = document.openapiObject;
-        for (const item of Object.values(openapiObject.paths ?? {})) {
-          for (const operation of Object.values(item as Record<string, { security?: unknown[] }>)) {
-            if (operation && typeof operation === 'object' && operation.security === undefined)
-              operation.security = [];
-          }
-        }
-        return openapiObject;
+        applyHttpConventions(document.openapiObject.paths as never);
+        return document.openapiObject;
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });
