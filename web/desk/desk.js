@@ -155,7 +155,8 @@ function frame(...content) {
       ),
       h('button', { type: 'button', class: 'link', onclick: signOut }, t('desk.signOut')),
     ),
-    ...content,
+    // Screens pass optional parts as null and groups as arrays; the DOM wants nodes only.
+    ...content.flat(Infinity).filter((part) => part !== null && part !== undefined && part !== false),
   ];
 }
 
