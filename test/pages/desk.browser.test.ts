@@ -80,7 +80,11 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
    * (not the 404 of an unknown reservation). When it is not, the test says so and is skipped.
    */
   async function served(t: TestContext, method: 'GET' | 'POST' | 'PATCH', url: string, what: string) {
-    const res = await app.t.inject({ method, url: OPERATOR + url, headers: { authorization: `Bearer ${key}` } });
+    const res = await app.t.inject({
+      method,
+      url: OPERATOR + url,
+      headers: { authorization: `Bearer ${key}` },
+    });
     if (res.statusCode === 404 && /^No endpoint at /.test(res.json().detail)) {
       t.skip(`${method} ${OPERATOR}${url} is not served yet (${what} lands from another branch)`);
       return false;
@@ -113,7 +117,10 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     // A wrong key: the API's detail is shown.
     await page.getByLabel('Operator key').fill(`ik_${'x'.repeat(52)}`);
     await page.getByRole('button', { name: 'Open the desk' }).click();
-    await page.locator('.form-alert').filter({ hasText: /unknown or revoked/ }).waitFor();
+    await page
+      .locator('.form-alert')
+      .filter({ hasText: /unknown or revoked/ })
+      .waitFor();
 
     await page.getByLabel('Operator key').fill(key);
     await page.getByRole('button', { name: 'Open the desk' }).click();
@@ -129,8 +136,8 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await screenshot(page, 'desk-today-phone');
 
     // The key is in this tab's sessionStorage only: not in the URL, a cookie or localStorage.
-    assert.equal(await page.evaluate(() => sessionStorage.getItem('innkeep.desk.key')), key);
-    assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes('ik_')), false);
+    assert.equal(await page.evaluate("sessionStorage.getItem('innkeep.desk.key')"), key);
+    assert.equal(await page.evaluate("JSON.stringify(localStorage).includes('ik_')"), false);
     assert.deepEqual(await page.context().cookies(), []);
     assert.ok(!page.url().includes('ik_'));
     // A reload keeps the desk open (same tab).
@@ -177,7 +184,8 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
 
   it('changes a night’s price in the calendar, and the booking page shows it (once the calendar is served)', async (t) => {
     const night = hotelDate(3);
-    if (!(await served(t, 'GET', `/hotels/${hotel.id}/calendar?from=${night}&to=${night}`, 'the calendar'))) return;
+    if (!(await served(t, 'GET', `/hotels/${hotel.id}/calendar?from=${night}&to=${night}`, 'the calendar')))
+      return;
     const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
     await signIn(page);
     await page.getByRole('button', { name: 'Calendar' }).click();
