@@ -22,6 +22,7 @@ export const ReservationListQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
+        pattern: '\\S',
         description:
           'a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter',
         examples: ['joao'],

@@ -151,6 +151,7 @@ describe('operator reservation list', () => {
     assertInvalid(await list(hotel, { arrivalFrom: '2027-02-30' }), '/query/arrivalFrom');
     assertInvalid(await list(hotel, { departureTo: 'tomorrow' }), '/query/departureTo');
     assertInvalid(await list(hotel, { q: '' }), '/query/q');
+    assertInvalid(await list(hotel, { q: '   ' }), '/query/q');
     assertInvalid(await list(hotel, { q: 'x'.repeat(101) }), '/query/q');
     assertInvalid(
       await list(hotel, { arrivalFrom: '2027-03-02', arrivalTo: '2027-03-01' }),
