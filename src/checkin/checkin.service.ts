@@ -45,7 +45,8 @@ const SESSION_ID_BYTES = 20;
 const NOT_FOUND = 'No reservation matches this confirmation code and proof.';
 
 const tokenContext = (reservationId: number) => `checkin-session-id:${reservationId}`;
-const stepContext = (sessionId: number, step: StepName, part: 'secret' | 'attachment') =>
+/** The AAD of a step's ciphertexts: binds each to its session, step and column. */
+export const stepContext = (sessionId: number, step: StepName, part: 'secret' | 'attachment') =>
   `checkin-step:${sessionId}:${step}:${part}`;
 
 interface Loaded {

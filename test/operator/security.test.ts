@@ -18,6 +18,8 @@ interface RouteCase {
   /** The route names a hotel: one outside the key's hotels must be 404. */
   hotelScoped?: boolean;
   body?: unknown;
+  /** A query string the route needs (without `?`). */
+  query?: string;
   /** Path parameters other than the hotel (e.g. a fresh key to revoke). */
   params?: (app: OperatorApp) => Promise<Record<string, string>>;
 }
@@ -35,6 +37,14 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/hotels', scope: 'any' },
   { method: 'GET', path: '/hotels/{hotel}', scope: 'any', hotelScoped: true },
   { method: 'GET', path: '/audit-log', scope: 'keys:write' },
+  { method: 'GET', path: '/hotels/{hotel}/reservations', scope: 'reservations:read', hotelScoped: true },
+  {
+    method: 'GET',
+    path: '/hotels/{hotel}/guest-register',
+    scope: 'guests:identity',
+    hotelScoped: true,
+    query: 'date=2027-03-01',
+  },
 ];
 
 describe('operator API security (every route)', () => {
@@ -50,6 +60,7 @@ describe('operator API security (every route)', () => {
     for (const [name, value] of Object.entries((await route.params?.(app)) ?? {})) {
       url = url.replace(`{${name}}`, value);
     }
+    if (route.query) url += `?${route.query}`;
     return app.t.inject({
       method: route.method,
       url,
