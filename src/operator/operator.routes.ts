@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { calendarRoutes } from './calendar.routes.ts';
 import { hotelsRoutes } from './hotels.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
@@ -29,4 +30,5 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(keysRoutes, { deps, authenticator });
   await app.register(hotelsRoutes, { catalog: ctx.catalog });
   await app.register(auditRoutes, { db: ctx.db });
+  await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
 };
