@@ -18,6 +18,8 @@ interface RouteCase {
   /** The route names a hotel: one outside the key's hotels must be 404. */
   hotelScoped?: boolean;
   body?: unknown;
+  /** A query string the route needs to succeed (without the `?`). */
+  query?: string;
   /** Path parameters other than the hotel (e.g. a fresh key to revoke). */
   params?: (app: OperatorApp) => Promise<Record<string, string>>;
 }
@@ -35,6 +37,20 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/hotels', scope: 'any' },
   { method: 'GET', path: '/hotels/{hotel}', scope: 'any', hotelScoped: true },
   { method: 'GET', path: '/audit-log', scope: 'keys:write' },
+  {
+    method: 'GET',
+    path: '/hotels/{hotel}/calendar',
+    scope: 'inventory:read',
+    hotelScoped: true,
+    query: 'from=2030-01-01&to=2030-01-02',
+  },
+  {
+    method: 'PATCH',
+    path: '/hotels/{hotel}/calendar',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    body: { updates: [{ from: '2030-01-01', to: '2030-01-02', set: { stopSell: false } }] },
+  },
 ];
 
 describe('operator API security (every route)', () => {
@@ -50,6 +66,7 @@ describe('operator API security (every route)', () => {
     for (const [name, value] of Object.entries((await route.params?.(app)) ?? {})) {
       url = url.replace(`{${name}}`, value);
     }
+    if (route.query) url += `?${route.query}`;
     return app.t.inject({
       method: route.method,
       url,
