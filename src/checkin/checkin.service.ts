@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, validationProblem } from '../infra/http/problems.ts';
+import { windowLimitExceeded } from '../infra/http/rate-limit-headers.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
 import {
   type ReservationRow,
@@ -44,7 +45,8 @@ const SESSION_ID_BYTES = 20;
 const NOT_FOUND = 'No reservation matches this confirmation code and proof.';
 
 const tokenContext = (reservationId: number) => `checkin-session-id:${reservationId}`;
-const stepContext = (sessionId: number, step: StepName, part: 'secret' | 'attachment') =>
+/** The AAD of a step's ciphertexts: binds each to its session, step and column. */
+export const stepContext = (sessionId: number, step: StepName, part: 'secret' | 'attachment') =>
   `checkin-step:${sessionId}:${step}:${part}`;
 
 interface Loaded {
@@ -145,18 +147,19 @@ export function checkinService(ctx: AppContext) {
    * Counts one proof attempt in a window kept in the database (shared by every process); over
    * `limit` it is `rate_limited` with the seconds left in the window. `key` names the counter.
    */
-  async function countAttempt(key: Buffer, limit: number, what: string): Promise<void> {
+  async function countAttempt(key: Buffer, policy: string, limit: number, what: string): Promise<void> {
     const window = ctx.config.checkinProofWindowSeconds;
     const now = ctx.clock.now();
-    const attempt = await repo.countProofAttempt(db, key, now, window);
-    if (attempt.failures <= limit) return;
-    const retryAfter = Math.max(
-      1,
-      Math.ceil((attempt.windowStart.getTime() + window * 1000 - now.getTime()) / 1000),
+    const counted = await repo.countProofAttempt(db, key, now, window);
+    const limited = windowLimitExceeded(
+      policy,
+      limit,
+      window,
+      counted,
+      now,
+      (s) => `Too many failed attempts ${what}; retry in ${s} s.`,
     );
-    throw new AppError('rate_limited', `Too many failed attempts ${what}; retry in ${retryAfter} s.`, {
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    if (limited) throw limited;
   }
 
   /**
@@ -182,11 +185,16 @@ export function checkinService(ctx: AppContext) {
     const counters: Buffer[] = [];
     if (code !== null) {
       const pair = hashSecret(`checkin-proof\u0000${address}\u0000${code}`);
-      await countAttempt(pair, checkinProofLimit, 'for this reservation from this address');
+      await countAttempt(pair, 'checkin-proof', checkinProofLimit, 'for this reservation from this address');
       counters.push(pair);
     }
     const perAddress = hashSecret(`checkin-proof\u0000${address}`);
-    await countAttempt(perAddress, checkinProofAddressLimit, 'to find a reservation from this address');
+    await countAttempt(
+      perAddress,
+      'checkin-proof-address',
+      checkinProofAddressLimit,
+      'to find a reservation from this address',
+    );
     counters.push(perAddress);
     return counters;
   }
@@ -201,6 +209,7 @@ export function checkinService(ctx: AppContext) {
         throw new AppError(
           'unauthorized',
           'Prove the reservation with `lastName` in the body or `Authorization: Bearer <accessToken>`.',
+          { headers: { 'www-authenticate': 'Bearer realm="innkeep"' } },
         );
       }
       const code = normalizeConfirmationCode(proof.reservationId);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { windowLimitExceeded } from '../infra/http/rate-limit-headers.ts';
 import { OPERATOR_KEY_PATTERN, type OperatorKeyHasher } from './key-secret.ts';
 import { keysRepository as repo } from './keys.repository.ts';
 import type { Principal } from './keys.service.ts';
@@ -65,18 +66,16 @@ export function createOperatorAuthenticator(opts: OperatorAuthOptions): Operator
     const clientHash = hashSecret(`operator-auth\u0000${clientAddress}`);
     const now = opts.now();
     const window = opts.failureWindowSeconds;
-    const { failures, windowStart } = await repo.countFailure(opts.db, clientHash, now, window);
-    if (failures > opts.failureLimit) {
-      const retryAfter = Math.max(
-        1,
-        Math.ceil((windowStart.getTime() + window * 1000 - now.getTime()) / 1000),
-      );
-      throw new AppError(
-        'rate_limited',
-        `Too many failed operator authentications from this address; retry in ${retryAfter} s.`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
+    const counted = await repo.countFailure(opts.db, clientHash, now, window);
+    const limited = windowLimitExceeded(
+      'operator-auth',
+      opts.failureLimit,
+      window,
+      counted,
+      now,
+      (s) => `Too many failed operator authentications from this address; retry in ${s} s.`,
+    );
+    if (limited) throw limited;
     throw unauthorized('This operator key is unknown or revoked.', true);
   }
 

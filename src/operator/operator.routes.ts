@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
+import { guestRegisterRoutes } from './guest-register.routes.ts';
 import { hotelsRoutes } from './hotels.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
+import { reservationListRoutes } from './reservation-list.routes.ts';
 
 /**
  * The operator API (API.md 7), under `/api/v1/operator`: every route in this plugin is guarded by
@@ -30,5 +32,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(keysRoutes, { deps, authenticator });
   await app.register(hotelsRoutes, { catalog: ctx.catalog });
   await app.register(auditRoutes, { db: ctx.db });
+  await app.register(reservationListRoutes, { ctx });
+  await app.register(guestRegisterRoutes, { ctx });
   await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
 };

@@ -38,10 +38,10 @@ export const PAGES_CSP = {
 const ASSET_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 /**
- * Guest pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}`, and their
- * assets under `/assets/`. Scoped (not fastify-plugin): its compression and CSP stay on its routes.
- * A new page (the front desk) is one more `sendPage(…, 'desk', 'desk.title')` route, a
- * `web/desk/desk.js` module and its texts in each catalogue.
+ * The pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}` for guests,
+ * `/desk` for hotel staff, and their assets under `/assets/`. Scoped (not fastify-plugin): its
+ * compression and CSP stay on its routes. A new page is one more `sendPage(…)` route, a
+ * `web/<page>/<page>.js` module and its texts in each catalogue.
  */
 export async function pagesPlugin(app: FastifyInstance, opts: { catalog: CatalogStore }) {
   const assets = loadStaticAssets(WEB_ROOT);
@@ -98,6 +98,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
     '/checkin/:session',
     { helmet: pageHelmet, schema: { hide: true } },
     async (request, reply) => sendPage(request, reply, 'checkin', 'checkin.title'),
+  );
+
+  // The front desk (API.md 9): staff paste an operator key into the page; it calls the operator API.
+  app.get<{ Querystring: { lang?: string } }>(
+    '/desk',
+    { helmet: pageHelmet, schema: { hide: true } },
+    async (request, reply) => sendPage(request, reply, 'desk', 'desk.title'),
   );
 
   app.get<{ Params: { '*': string } }>(

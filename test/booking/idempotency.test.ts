@@ -257,6 +257,30 @@ describe('Idempotency-Key', () => {
     assert.equal(await reservationsOfQuote(quote.id), 0);
   });
 
+  it('reads a quoted key as the structured-field string of the IETF draft: "k" and k are one key', async () => {
+    const h = hotels.keyLength;
+    const { reservation, token } = await book(t, doubleStay(h.id));
+    const key = `sf-${randomUUID()}`;
+    const bare = await modify(t, reservation.id, token, { specialRequests: 'q' }, { 'idempotency-key': key });
+    assert.equal(bare.statusCode, 200, bare.body);
+    const quoted = await modify(
+      t,
+      reservation.id,
+      token,
+      { specialRequests: 'q' },
+      { 'idempotency-key': `"${key}"` },
+    );
+    assert.equal(quoted.statusCode, 200, quoted.body);
+    assert.equal(quoted.headers['idempotent-replayed'], 'true', 'the quotes are not part of the key');
+    assert.equal(quoted.body, bare.body);
+    for (const bad of ['"unterminated', '"a"b"', '""', `"${'k'.repeat(256)}"`]) {
+      assertInvalid(
+        await modify(t, reservation.id, token, { specialRequests: 'r' }, { 'idempotency-key': bad }),
+        '/headers/idempotency-key',
+      );
+    }
+  });
+
   it('lets only one of several concurrent identical requests run (others replay or 409 idempotency_in_progress)', async () => {
     const h = hotels.parallel;
     const body = doubleStay(h.id);

@@ -5,6 +5,7 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { assertInvalid, assertProblem, bearer, cancel, type Json } from '../booking/helpers.ts';
+import { limitItem } from '../helpers/rate-limit-headers.ts';
 import {
   bookStay,
   GUEST_DETAILS,
@@ -157,7 +158,9 @@ describe('POST /checkin/sessions', () => {
     const { t, hotel } = await startCheckinApp();
     try {
       const booked = await bookStay(t, hotel);
-      assertProblem(await openSession(t, { reservationId: booked.code }), 401, 'unauthorized');
+      const noProof = await openSession(t, { reservationId: booked.code });
+      assertProblem(noProof, 401, 'unauthorized');
+      assert.equal(noProof.headers['www-authenticate'], 'Bearer realm="innkeep"');
       assertProblem(
         await openSession(t, { reservationId: booked.code }, { authorization: `Basic ${booked.token}` }),
         401,
@@ -191,6 +194,11 @@ describe('POST /checkin/sessions', () => {
       assertProblem(retry, 429, 'rate_limited');
       const retryAfter = Number(retry.headers['retry-after']);
       assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retry.headers['retry-after']}`);
+      // The proof limit reports its own numbers, not the general limit's.
+      assert.match(String(retry.headers['ratelimit-policy']), /"checkin-proof";q=3;w=\d+/);
+      const proofLimit = limitItem(retry.headers.ratelimit, 'checkin-proof');
+      assert.equal(proofLimit.r, 0);
+      assert.equal(proofLimit.t, retryAfter);
 
       // Another address is not affected, and successful proofs do not count.
       for (let i = 0; i < 5; i++) {
@@ -254,6 +262,7 @@ describe('POST /checkin/sessions', () => {
       const perCode = await open({ reservationId: guest.code, lastName: 'Silva' });
       assertProblem(perCode, 429, 'rate_limited');
       assert.ok(Number(perCode.headers['retry-after']) >= 1, 'Retry-After');
+      assert.equal(limitItem(perCode.headers.ratelimit, 'checkin-proof').r, 0);
       // Another reservation from the same address, with its correct last name, is not blocked.
       const berg = await open({ reservationId: other.code, lastName: 'Berg' });
       assert.equal(berg.statusCode, 201, berg.body);
@@ -268,6 +277,7 @@ describe('POST /checkin/sessions', () => {
       assertProblem(ceiling, 429, 'rate_limited');
       const retryAfter = Number(ceiling.headers['retry-after']);
       assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${ceiling.headers['retry-after']}`);
+      assert.match(String(ceiling.headers['ratelimit-policy']), /"checkin-proof-address";q=10;w=\d+/);
       assertProblem(await open({ reservationId: other.code, lastName: 'Berg' }), 429, 'rate_limited');
       const tokenAgain = await open({ reservationId: other.code }, bearer(other.token));
       assert.equal(tokenAgain.statusCode, 200, tokenAgain.body);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { limitItem } from '../helpers/rate-limit-headers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const SEARCH = '/api/v1/booking/availability/search';
@@ -50,14 +51,16 @@ describe('general rate limit (per client address)', () => {
   });
   after(() => t.close());
 
-  it('answers the N+1th request with 429 problem+json, Retry-After and RateLimit-* headers', async () => {
+  it('answers the N+1th request with 429 problem+json, Retry-After and RateLimit-Policy / RateLimit', async () => {
     const ip = clientAddress();
     for (let i = 1; i <= 3; i++) {
       const ok = await search(t, ip);
       assert.notEqual(ok.statusCode, 429, `request ${i} is within the limit`);
-      assert.equal(ok.headers['ratelimit-limit'], '3');
-      assert.equal(ok.headers['ratelimit-remaining'], String(3 - i));
-      assert.ok(Number(ok.headers['ratelimit-reset']) > 0);
+      assert.equal(ok.headers['ratelimit-policy'], '"general";q=3;w=60');
+      assert.equal(limitItem(ok.headers.ratelimit, 'general').r, 3 - i);
+      assert.ok(Number(limitItem(ok.headers.ratelimit, 'general').t) > 0);
+      for (const obsolete of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+        assert.equal(ok.headers[obsolete], undefined, `no obsolete ${obsolete}`);
     }
     const limited = await search(t, ip);
     assert.equal(limited.statusCode, 429);
@@ -72,9 +75,9 @@ describe('general rate limit (per client address)', () => {
       Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 60,
       `Retry-After ${retryAfter}`,
     );
-    assert.equal(limited.headers['ratelimit-limit'], '3');
-    assert.equal(limited.headers['ratelimit-remaining'], '0');
-    assert.ok(Number(limited.headers['ratelimit-reset']) > 0);
+    assert.equal(limited.headers['ratelimit-policy'], '"general";q=3;w=60');
+    assert.equal(limitItem(limited.headers.ratelimit, 'general').r, 0);
+    assert.ok(Number(limitItem(limited.headers.ratelimit, 'general').t) > 0);
   });
 
   it('counts each client address apart', async () => {
@@ -92,7 +95,7 @@ describe('general rate limit (per client address)', () => {
       for (let i = 0; i < 5; i++) {
         const res = await search(t, ip, url);
         assert.equal(res.statusCode, 200, `${url} answers while the address is limited`);
-        assert.equal(res.headers['ratelimit-limit'], undefined, `${url} carries no rate-limit headers`);
+        assert.equal(res.headers.ratelimit, undefined, `${url} carries no rate-limit headers`);
       }
     }
     if (t.app.hasRoute({ method: 'GET', url: '/.well-known/jwks.json' })) {
@@ -120,7 +123,7 @@ describe('RATE_LIMIT_PER_MINUTE=0', () => {
       for (let i = 0; i < 60; i++) {
         const res = await search(t, ip);
         assert.notEqual(res.statusCode, 429);
-        assert.equal(res.headers['ratelimit-limit'], undefined);
+        assert.equal(res.headers.ratelimit, undefined);
       }
     } finally {
       await t.close();
@@ -138,10 +141,10 @@ describe('rate limit shared through Redis (REDIS_URL)', async () => {
     const b = await startTestApp({ hotels: [makeHotel()], env });
     try {
       const ip = clientAddress();
-      assert.equal((await search(a, ip)).headers['ratelimit-remaining'], '3');
-      assert.equal((await search(b, ip)).headers['ratelimit-remaining'], '2');
-      assert.equal((await search(a, ip)).headers['ratelimit-remaining'], '1');
-      assert.equal((await search(b, ip)).headers['ratelimit-remaining'], '0');
+      assert.equal(limitItem((await search(a, ip)).headers.ratelimit, 'general').r, 3);
+      assert.equal(limitItem((await search(b, ip)).headers.ratelimit, 'general').r, 2);
+      assert.equal(limitItem((await search(a, ip)).headers.ratelimit, 'general').r, 1);
+      assert.equal(limitItem((await search(b, ip)).headers.ratelimit, 'general').r, 0);
       const limitedOnA = await search(a, ip);
       const limitedOnB = await search(b, ip);
       assert.equal(limitedOnA.statusCode, 429);
@@ -149,7 +152,7 @@ describe('rate limit shared through Redis (REDIS_URL)', async () => {
       assert.equal(limitedOnB.json().code, 'rate_limited');
       assert.ok(Number(limitedOnB.headers['retry-after']) > 0);
       // Another address still has its own, untouched count.
-      assert.equal((await search(b, clientAddress())).headers['ratelimit-remaining'], '3');
+      assert.equal(limitItem((await search(b, clientAddress())).headers.ratelimit, 'general').r, 3);
     } finally {
       await a.close();
       await b.close();

@@ -10,6 +10,7 @@ import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { openApiResponseChecker } from './openapi-responses.ts';
 import { testDatabaseUrl, testFileEmbeddedDatabase } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
@@ -89,6 +90,8 @@ export async function startTestApp(
     clock,
     payments: options.payments,
   });
+  // Every answer a test receives is checked against the OpenAPI document (openapi-responses.ts).
+  const checkResponse = openApiResponseChecker(runtime.app);
   return {
     app: runtime.app,
     runtime,
@@ -96,7 +99,18 @@ export async function startTestApp(
     clock,
     config,
     logs,
-    inject: (opts) => runtime.app.inject(opts) as never,
+    async inject(opts) {
+      const res = await runtime.app.inject(opts);
+      checkResponse({
+        method: typeof opts === 'string' ? 'GET' : (opts.method ?? 'GET'),
+        url: typeof opts === 'string' ? opts : String(opts.url ?? opts.path ?? ''),
+        status: res.statusCode,
+        contentType: res.headers['content-type'] as string | undefined,
+        headers: res.headers,
+        body: res.body,
+      });
+      return res as never;
+    },
     async close() {
       await runtime.close();
       await db.close();

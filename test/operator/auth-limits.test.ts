@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { limitItem } from '../helpers/rate-limit-headers.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
 
 const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -28,6 +29,8 @@ describe('operator authentication limits and logs', () => {
     assert.equal(limited.json().code, 'rate_limited');
     const retryAfter = Number(limited.headers['retry-after']);
     assert.ok(retryAfter > 0 && retryAfter <= 600, `Retry-After ${retryAfter}`);
+    assert.match(String(limited.headers['ratelimit-policy']), /"operator-auth";q=3;w=\d+/);
+    assert.deepEqual(limitItem(limited.headers.ratelimit, 'operator-auth'), { r: 0, t: retryAfter });
 
     assert.equal((await hotels(ip, auth(app.root))).statusCode, 200, 'a valid key is never blocked');
     assert.equal((await hotels(ip, {})).statusCode, 401, 'no key at all is not a guess: still 401');

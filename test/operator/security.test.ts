@@ -18,7 +18,7 @@ interface RouteCase {
   /** The route names a hotel: one outside the key's hotels must be 404. */
   hotelScoped?: boolean;
   body?: unknown;
-  /** A query string the route needs to succeed (without the `?`). */
+  /** A query string the route needs (without `?`). */
   query?: string;
   /** Path parameters other than the hotel (e.g. a fresh key to revoke). */
   params?: (app: OperatorApp) => Promise<Record<string, string>>;
@@ -37,6 +37,14 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/hotels', scope: 'any' },
   { method: 'GET', path: '/hotels/{hotel}', scope: 'any', hotelScoped: true },
   { method: 'GET', path: '/audit-log', scope: 'keys:write' },
+  { method: 'GET', path: '/hotels/{hotel}/reservations', scope: 'reservations:read', hotelScoped: true },
+  {
+    method: 'GET',
+    path: '/hotels/{hotel}/guest-register',
+    scope: 'guests:identity',
+    hotelScoped: true,
+    query: 'date=2027-03-01',
+  },
   {
     method: 'GET',
     path: '/hotels/{hotel}/calendar',

@@ -17,7 +17,12 @@ describe('pages over HTTP', () => {
   after(() => t.close());
 
   it('serves each page as an HTML shell under a strict CSP, with no Referer', async () => {
-    for (const url of [`/book/${hotel.id}`, '/checkin', '/checkin/cks_0123456789abcdefghijklmnopqrstuv']) {
+    for (const url of [
+      `/book/${hotel.id}`,
+      '/checkin',
+      '/checkin/cks_0123456789abcdefghijklmnopqrstuv',
+      '/desk',
+    ]) {
       const res = await t.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 200, url);
       assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');

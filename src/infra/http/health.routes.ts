@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/database.ts';
 import { schemaIsCurrent } from '../db/migrate.ts';
 import { sendProblem } from './error-handler.ts';
+import { Problem } from './problem-schema.ts';
 
 const Status = Type.Object({ status: Type.String({ examples: ['ok'] }) });
 
@@ -15,8 +16,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         operationId: 'liveness',
         tags: ['service'],
         summary: 'Liveness probe',
+        description:
+          'Answers `200 {"status":"ok"}` while the process runs and its event loop turns, without touching the database: restart the process when it fails. Never rate limited.',
         response: {
-          200: { ...Status, description: 'Ready: the database answers and migrations are applied.' },
+          200: { ...Status, description: 'Alive.' },
         },
       },
       config: { rateLimit: false },
@@ -30,8 +33,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         operationId: 'readiness',
         tags: ['service'],
         summary: 'Readiness probe: 200 only when the database answers and migrations are applied',
+        description:
+          'Send traffic to this process only while it answers `200`. `503 service_unavailable` while the database does not answer (with `Retry-After`), while migrations are not applied, or while the process shuts down. Never rate limited.',
         response: {
           200: { ...Status, description: 'Ready: the database answers and migrations are applied.' },
+          503: {
+            description: '`service_unavailable`: not ready',
+            content: { 'application/problem+json': { schema: Type.Ref(Problem) } },
+          },
         },
       },
       config: { rateLimit: false },

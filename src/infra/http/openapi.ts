@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { docsPage } from './docs-page.ts';
+import { applyHttpConventions } from './openapi-conventions.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -30,6 +31,7 @@ export const openapi = fp(
             'hotel-local `YYYY-MM-DD`; instants are RFC 3339 UTC.',
           ].join('\n'),
           license: { name: 'MIT', identifier: 'MIT' },
+          contact: { name: 'Innkeep maintainers (issues on the project tracker)' },
         },
         servers: [{ url: opts.publicBaseUrl }],
         tags: [
@@ -48,6 +50,11 @@ export const openapi = fp(
             ...opts.securitySchemes,
           },
         },
+      },
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        applyHttpConventions(document.openapiObject.paths as never);
+        return document.openapiObject;
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     });

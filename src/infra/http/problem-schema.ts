@@ -6,7 +6,13 @@ export const Problem = Type.Object(
     type: Type.String({ format: 'uri', examples: [`${PROBLEM_TYPE_BASE}no-availability`] }),
     title: Type.String(),
     status: Type.Integer(),
-    code: Type.String({ description: 'stable machine-readable problem code', examples: ['no_availability'] }),
+    // A plain `enum` (not an anyOf of constants) so SDK generators make one string-union type.
+    code: Type.Unsafe<ProblemCode>({
+      type: 'string',
+      enum: Object.keys(PROBLEMS),
+      description: 'stable machine-readable problem code',
+      examples: ['no_availability'],
+    }),
     detail: Type.String(),
     errors: Type.Optional(
       Type.Array(
@@ -28,7 +34,8 @@ export const Problem = Type.Object(
 export function problemResponses(...codes: ProblemCode[]) {
   const responses: Record<number, unknown> = {};
   const byStatus = new Map<number, string[]>();
-  for (const code of [...codes, 'validation_error', 'rate_limited', 'service_unavailable'] as ProblemCode[]) {
+  const always: ProblemCode[] = ['validation_error', 'rate_limited', 'internal_error', 'service_unavailable'];
+  for (const code of [...codes, ...always]) {
     const status = PROBLEMS[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
   }

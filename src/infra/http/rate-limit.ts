@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { AppError } from './problems.ts';
+import { policyItem, stateItem } from './rate-limit-headers.ts';
 
 /** Probes, keys, documents and metrics are never limited: monitors and verifiers poll them. */
 export const RATE_LIMIT_EXEMPT = new Set([
@@ -22,8 +23,10 @@ export interface RateLimitOptions {
 
 /**
  * The general limit (API.md section 1): RATE_LIMIT_PER_MINUTE requests per client address per
- * minute, counted per process or in Redis; over it, 429 `rate_limited` with `Retry-After` and the
- * draft-7 `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset` headers.
+ * minute, counted per process or in Redis; over it, 429 `rate_limited` with `Retry-After`. Limited
+ * responses carry the IETF `RateLimit-Policy` and `RateLimit` headers with a `"general"` item; a
+ * feature's own limit (check-in proofs, operator authentication) adds its item beside it
+ * (`rate-limit-headers.ts`), so each limit reports its own numbers.
  *
  * The plugin is registered even when the general limit is off, so features can still build their
  * own limits on the same store with `app.createRateLimit(...)` or a route's `config.rateLimit`.
@@ -35,6 +38,30 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
     if (RATE_LIMIT_EXEMPT.has(route.url)) {
       route.config = { ...(route.config as object), rateLimit: false } as typeof route.config;
     }
+  });
+
+  // The plugin writes the obsolete `RateLimit-Limit/-Remaining/-Reset` trio (its "draft spec" mode);
+  // rewrite them as the current draft's structured lists, after any item a feature's limit added.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const quota = reply.getHeader('ratelimit-limit');
+    if (quota === undefined) return payload;
+    const general = {
+      policy: 'general',
+      quota: Number(quota),
+      windowSeconds: 60,
+      remaining: Number(reply.getHeader('ratelimit-remaining') ?? 0),
+      resetSeconds: Number(reply.getHeader('ratelimit-reset') ?? 0),
+    };
+    reply.removeHeader('ratelimit-limit');
+    reply.removeHeader('ratelimit-remaining');
+    reply.removeHeader('ratelimit-reset');
+    const append = (name: string, item: string) => {
+      const existing = reply.getHeader(name);
+      reply.header(name, existing === undefined ? item : `${String(existing)}, ${item}`);
+    };
+    append('ratelimit-policy', policyItem(general));
+    append('ratelimit', stateItem(general));
+    return payload;
   });
 
   let redis: Redis | undefined;

@@ -5,6 +5,7 @@ import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
 import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
+import { parseIdempotencyKey } from './idempotency-key.ts';
 
 const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
@@ -98,10 +99,14 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
     // Keys are scoped to an endpoint: an unknown path (404/405) has none, so nothing is stored.
     if (!request.routeOptions.url) return;
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-      throw invalid('/headers/idempotency-key', 'must be 1 to 255 characters');
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = typeof header === 'string' ? parseIdempotencyKey(header) : null;
+    if (key === null) {
+      throw invalid(
+        '/headers/idempotency-key',
+        'must be 1 to 255 characters, bare or as a quoted structured-field string',
+      );
     }
     const path = request.url.split('?')[0] ?? '';
     const credential = request.headers.authorization ?? '';

@@ -1,0 +1,27 @@
+/**
+ * The service's OpenAPI document exactly as `GET /api/v1/openapi.json` serves it, built from the
+ * route schemas by an app on a throw-away in-memory database with the demo catalogue.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/infra/logger.ts';
+import { createRuntime, openDatabase } from '../src/runtime.ts';
+
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const config = loadConfig({
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: '/nonexistent',
+    LOG_LEVEL: 'silent',
+    OPERATOR_BOOTSTRAP: 'false',
+  });
+  const db = await openDatabase(config, { inMemory: true });
+  const runtime = await createRuntime(config, createLogger('silent'), { db });
+  try {
+    const res = await runtime.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    if (res.statusCode !== 200) throw new Error(`openapi.json answered ${res.statusCode}`);
+    return res.json();
+  } finally {
+    await runtime.close();
+    await db.close();
+  }
+}

@@ -1,0 +1,86 @@
+import type { Encryptor } from '../infra/crypto/encryption.ts';
+import type { Executor } from '../infra/db/database.ts';
+import { stepContext } from './checkin.service.ts';
+import { guestRegisterRepository, type RegisterReservationRow } from './guest-register.repository.ts';
+
+export interface RegisterDocument {
+  type: string;
+  number: string;
+  issuingCountry: string;
+  expiryDate: string;
+}
+
+/** One line of the guest register (API.md 7.3). */
+export interface RegisterGuest {
+  reservationId: string;
+  role: 'primary' | 'companion';
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  nationality: string;
+  document: RegisterDocument | null;
+  checkIn: string;
+  checkOut: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * The identity document with its number decrypted, or null when there is none: not given yet, or
+ * purged after the retention period (the purge removes the ciphertext and leaves `{ purged: true }`).
+ */
+function documentOf(row: RegisterReservationRow, encryptor: Encryptor): RegisterDocument | null {
+  const identity = row.identity;
+  if (!identity || identity.purged === true || !row.identity_secret) return null;
+  const secret = JSON.parse(
+    encryptor
+      .decrypt(Buffer.from(row.identity_secret), stepContext(row.session_id, 'identity_document', 'secret'))
+      .toString('utf8'),
+  ) as { number: string };
+  return {
+    type: text(identity.type),
+    number: secret.number,
+    issuingCountry: text(identity.issuingCountry),
+    expiryDate: text(identity.expiryDate),
+  };
+}
+
+/**
+ * Every guest of the hotel's confirmed reservations arriving on `date` whose guest details are
+ * given: the primary guest (with the identity document, its number in full) then the companions
+ * (the check-in collects one document per reservation, the primary guest's), by reservation code.
+ */
+export async function readGuestRegister(
+  db: Executor,
+  encryptor: Encryptor,
+  hotelId: string,
+  date: string,
+): Promise<RegisterGuest[]> {
+  const rows = await guestRegisterRepository.arrivals(db, hotelId, date);
+  return rows.flatMap((row) => {
+    const stay = { checkIn: row.check_in, checkOut: row.check_out };
+    const person = (p: Record<string, unknown>) => ({
+      firstName: text(p.firstName),
+      lastName: text(p.lastName),
+      dateOfBirth: text(p.dateOfBirth),
+      nationality: text(p.nationality),
+    });
+    const primary: RegisterGuest = {
+      reservationId: row.code,
+      role: 'primary',
+      ...person(row.guest_details),
+      document: documentOf(row, encryptor),
+      ...stay,
+    };
+    const companions = (row.companions?.guests ?? []).map(
+      (guest): RegisterGuest => ({
+        reservationId: row.code,
+        role: 'companion',
+        ...person(guest),
+        document: null,
+        ...stay,
+      }),
+    );
+    return [primary, ...companions];
+  });
+}

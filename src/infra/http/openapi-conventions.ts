@@ -1,0 +1,71 @@
+/**
+ * What every operation does because of the HTTP layer, not its feature, written into the OpenAPI
+ * document once here rather than repeated in each route: the request-id header on every answer,
+ * `Idempotency-Key` on every POST, the body limits (413/415) wherever a body is read, the rate
+ * limit's 429 with its headers, `Retry-After` on 429 and 503, and `security: []` on operations that
+ * need no credential. Routes still declare their own statuses and feature headers (ETag, Location).
+ */
+import { RATE_LIMIT_EXEMPT } from './rate-limit.ts';
+
+type Json = Record<string, unknown>;
+type Operation = {
+  security?: unknown[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: unknown;
+  responses?: Record<string, Json>;
+};
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+
+const REQUEST_ID = header('The caller’s `X-Request-Id` when acceptable, else a generated one.');
+const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': header('One item per limit: `"general";q=<quota>;w=<window seconds>`.'),
+  RateLimit: header('One item per limit: `"general";r=<remaining>;t=<seconds to reset>`.'),
+};
+const REPLAYED = header('`true` when this is the stored answer to an earlier request with the same key.', {
+  type: 'string',
+  enum: ['true'],
+});
+const IDEMPOTENCY_KEY = {
+  in: 'header',
+  name: 'idempotency-key',
+  required: false,
+  description:
+    'Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h.',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+export function applyHttpConventions(paths: Record<string, Record<string, Operation>>): void {
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+      const responses = operation.responses;
+      // An operation that names no credential is public: say so rather than leave tools to guess.
+      if (operation.security === undefined) operation.security = [];
+      if (method === 'post' && !operation.parameters?.some((p) => p.name === 'idempotency-key')) {
+        operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
+      }
+      if (operation.requestBody) {
+        responses['413'] ??= problem('`payload_too_large`');
+        responses['415'] ??= problem('`unsupported_media_type`');
+      }
+      if (!RATE_LIMIT_EXEMPT.has(path)) responses['429'] ??= problem('`rate_limited`');
+      responses['500'] ??= problem('`internal_error`: a fault of the service, logged with the request id');
+      for (const [status, response] of Object.entries(responses)) {
+        const headers = (response.headers ?? {}) as Json;
+        headers['X-Request-Id'] ??= REQUEST_ID;
+        if (status === '429') Object.assign(headers, { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS });
+        if (status === '503') headers['Retry-After'] ??= RETRY_AFTER;
+        if ((method === 'post' || method === 'patch') && /^2/.test(status))
+          headers['Idempotent-Replayed'] ??= REPLAYED;
+        response.headers = headers;
+      }
+    }
+  }
+}

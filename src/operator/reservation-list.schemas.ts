@@ -1,0 +1,78 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Reservation } from '../booking/booking.schemas.ts';
+import { CalendarDate } from '../infra/http/common-schemas.ts';
+
+const Instant = (description: string) => Type.String({ format: 'date-time', description });
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const CHECKIN_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
+export const STAY_STATUSES = ['expected', 'in_house', 'checked_out', 'no_show'] as const;
+const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v));
+
+/** Query strings arrive as strings (no coercion): each filter is checked as text. */
+export const ReservationListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(literals(['confirmed', 'cancelled']))),
+    arrivalFrom: Type.Optional(CalendarDate('first check-in date, inclusive')),
+    arrivalTo: Type.Optional(CalendarDate('last check-in date, inclusive')),
+    departureFrom: Type.Optional(CalendarDate('first check-out date, inclusive')),
+    departureTo: Type.Optional(CalendarDate('last check-out date, inclusive')),
+    checkin: Type.Optional(Type.Union(literals(CHECKIN_STATUSES))),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '\\S',
+        description:
+          'a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter',
+        examples: ['joao'],
+      }),
+    ),
+    limit: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,3}$', description: 'reservations per page, 1–200 (default 50)' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description:
+          '`nextCursor` of the previous page; it carries the filters, so they may be left out (if sent, they must be the same)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReservationListQuery = Static<typeof ReservationListQuery>;
+
+export const StayState = Type.Object(
+  {
+    status: Type.Union(literals(STAY_STATUSES), {
+      description: 'what the front desk recorded (API.md 7.5)',
+    }),
+    arrivedAt: Nullable(Instant('when the guests arrived')),
+    departedAt: Nullable(Instant('when the guests left')),
+    roomNumbers: Type.Array(Type.String(), { description: 'the rooms given at arrival' }),
+  },
+  { additionalProperties: false },
+);
+
+/** The reservation object of API.md 2.6 with what only the hotel sees (7.2, 7.5). */
+export const OperatorReservation = Type.Object(
+  {
+    ...Reservation.properties,
+    internalNotes: Type.Union([Type.String(), Type.Null()], { description: 'the hotel’s own notes' }),
+    source: Type.Union(literals(['api', 'operator']), { description: 'who made the reservation' }),
+    stay: StayState,
+  },
+  { title: 'OperatorReservation' },
+);
+export type OperatorReservation = Static<typeof OperatorReservation>;
+
+export const ReservationListPage = Type.Object(
+  {
+    data: Type.Array(OperatorReservation, { description: 'by check-in date, then code' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'pass as `cursor` for the next page; `null` on the last page',
+    }),
+  },
+  { title: 'OperatorReservationPage' },
+);

@@ -1,0 +1,93 @@
+// Calls to the operator API with the key pasted into this tab. The key lives only in
+// sessionStorage (gone when the tab closes), never in a URL or cookie, and goes out only as an
+// Authorization header to this origin.
+import { idempotencyKey, Problem } from '../shared/api.js';
+
+const KEY_STORAGE = 'innkeep.desk.key';
+
+export function savedKey() {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function saveKey(key) {
+  try {
+    sessionStorage.setItem(KEY_STORAGE, key);
+  } catch {
+    // Storage disabled: the key then lasts only as long as this page (kept in memory below).
+  }
+  memoryKey = key;
+}
+
+export function forgetKey() {
+  try {
+    sessionStorage.removeItem(KEY_STORAGE);
+  } catch {
+    // nothing stored
+  }
+  memoryKey = null;
+}
+
+let memoryKey = null;
+
+/**
+ * `{ body, etag }` of an operator call, or a thrown Problem carrying the API's problem details.
+ * POSTs carry a fresh Idempotency-Key unless the caller passes one (to retry the same request).
+ */
+export async function operator(method, path, { body, headers = {}, key } = {}) {
+  const credential = key ?? memoryKey ?? savedKey();
+  let response;
+  try {
+    response = await fetch(`/api/v1/operator${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${credential ?? ''}`,
+        ...(method === 'POST' ? { 'idempotency-key': idempotencyKey() } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new Problem({ code: 'network_error' }, 0);
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!response.ok) throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  return { body: json, etag: response.headers.get('etag') };
+}
+
+/** The server has no such endpoint at all (an older server), as opposed to an unknown reservation. */
+export function isMissingEndpoint(problem) {
+  return (
+    problem instanceof Problem && problem.status === 404 && /^No endpoint at /.test(problem.detail ?? '')
+  );
+}
+
+/** The hotel's calendar date now, `YYYY-MM-DD`, in its own time zone (not the browser's). */
+export function hotelToday(timeZone) {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+}
+
+export function addDays(date, n) {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}

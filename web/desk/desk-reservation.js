@@ -1,0 +1,223 @@
+// One reservation at the desk: what was booked, the online check-in's progress, and what the
+// desk can do (cancel with or without the fee, arrive, depart).
+import { field, h } from '../shared/dom.js';
+import { busy, showProblem } from '../shared/forms.js';
+import { date, instant, money, t } from '../shared/i18n.js';
+import { show } from '../shared/layout.js';
+import { isMissingEndpoint, operator } from './desk-api.js';
+
+/** A reservation in a list: a button naming the guest, the code, the stay and where it stands. */
+export function reservationSummary(r, onOpen) {
+  return h(
+    'button',
+    { type: 'button', class: 'desk-item', onclick: onOpen, 'data-code': r.id },
+    h('span', { class: 'desk-item-name' }, `${r.guest.firstName} ${r.guest.lastName}`),
+    h('span', { class: 'code-small' }, r.id),
+    h(
+      'span',
+      { class: 'muted' },
+      `${t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })} · ${r.roomType.name}`,
+    ),
+    h(
+      'span',
+      { class: 'badges' },
+      r.status === 'cancelled' ? badge('cancelled', t('desk.status.cancelled')) : null,
+      badge(`checkin-${r.checkin.status}`, t(`desk.checkin.${r.checkin.status}`)),
+      r.stay ? badge(`stay-${r.stay.status}`, t(`desk.stay.${r.stay.status}`)) : null,
+    ),
+  );
+}
+
+const badge = (kind, text) => h('span', { class: `badge badge-${kind}` }, text);
+
+/**
+ * The detail screen. Reads the reservation with its check-in steps; a server without that endpoint
+ * yet (404 "No endpoint") still shows what the list returned, saying the steps are not available.
+ */
+export async function showReservation(detail, ctx) {
+  if (!detail.loaded) {
+    show(...ctx.frame(h('p', { class: 'loading' }, t('loading'))));
+    try {
+      const { body, etag } = await operator(
+        'GET',
+        `/reservations/${encodeURIComponent(detail.reservation.id)}`,
+      );
+      Object.assign(detail, { reservation: body, etag, stepsMissing: false, problem: null });
+    } catch (problem) {
+      if (ctx.signedOut(problem)) return;
+      if (isMissingEndpoint(problem)) detail.stepsMissing = true;
+      else detail.problem = problem;
+    }
+    detail.loaded = true;
+  }
+  draw(detail, ctx);
+}
+
+function draw(detail, ctx) {
+  const r = detail.reservation;
+  const rows = [
+    [t('desk.detail.status'), t(`desk.status.${r.status}`)],
+    [t('desk.detail.guest'), `${r.guest.firstName} ${r.guest.lastName}`],
+    [t('desk.detail.email'), r.guest.email],
+    [t('desk.detail.phone'), r.guest.phone],
+    [t('desk.detail.dates'), t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })],
+    [
+      t('desk.detail.party'),
+      t('desk.detail.partyValue', { adults: r.adults, children: r.children.length, rooms: r.rooms }),
+    ],
+    [t('desk.detail.room'), r.roomType.name],
+    [t('desk.detail.rate'), r.ratePlan.name],
+    [t('desk.detail.total'), money(r.total)],
+    [t('desk.detail.paid'), money(r.payment.paid)],
+    [t('desk.detail.due'), money(r.payment.due)],
+    [t('desk.detail.requests'), r.specialRequests],
+    [t('desk.detail.notes'), r.internalNotes],
+    [t('desk.detail.source'), r.source ? t(`desk.source.${r.source}`) : null],
+    [t('desk.detail.stay'), r.stay ? t(`desk.stay.${r.stay.status}`) : null],
+    [t('desk.detail.roomNumbers'), r.stay?.roomNumbers?.length ? r.stay.roomNumbers.join(', ') : null],
+  ].filter(([, value]) => value !== null && value !== undefined && value !== '');
+  const cancellation = r.cancellation
+    ? h(
+        'p',
+        { class: 'notice' },
+        t('desk.detail.cancelled', {
+          when: instant(r.cancellation.cancelledAt, ctx.hotel?.timezone),
+          fee: money(r.cancellation.fee),
+          refund: money(r.cancellation.refund),
+        }),
+      )
+    : null;
+  const alert = detail.problem
+    ? h('div', { class: 'form-alert', role: 'alert' }, detail.problem.detail ?? '')
+    : null;
+  show(
+    ...ctx.frame(
+      h('button', { type: 'button', class: 'link', onclick: ctx.back }, t('desk.detail.back')),
+      h('h1', {}, t('desk.detail.heading', { code: r.id })),
+      alert,
+      cancellation,
+      h(
+        'dl',
+        { class: 'desk-facts card' },
+        rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+      ),
+      checkinSection(detail),
+      actions(detail, ctx),
+    ),
+  );
+}
+
+function checkinSection(detail) {
+  const checkin = detail.reservation.checkin;
+  const steps = checkin.steps ?? [];
+  return h(
+    'section',
+    { class: 'card stack', 'aria-labelledby': 'checkin-heading' },
+    h('h2', { id: 'checkin-heading' }, t('desk.detail.checkin')),
+    h('p', {}, badge(`checkin-${checkin.status}`, t(`desk.checkin.${checkin.status}`))),
+    checkin.completedAt
+      ? h('p', { class: 'muted' }, t('desk.detail.completedAt', { when: instant(checkin.completedAt) }))
+      : null,
+    detail.stepsMissing
+      ? h('p', { class: 'muted' }, t('desk.detail.unavailable'))
+      : h(
+          'ol',
+          { class: 'desk-steps' },
+          steps.map((s) =>
+            h(
+              'li',
+              { class: `step-${s.status}` },
+              h('span', {}, t(`desk.step.${s.name}`)),
+              ' ',
+              badge(`step-${s.status}`, t(`desk.stepStatus.${s.status}`)),
+            ),
+          ),
+        ),
+  );
+}
+
+/** What the desk may do now: cancel a confirmed stay; arrive when expected; depart when in house. */
+function actions(detail, ctx) {
+  const r = detail.reservation;
+  if (r.status !== 'confirmed') return null;
+  const sections = [];
+  const stay = r.stay?.status ?? 'expected';
+  if (stay === 'expected') {
+    const roomsInput = h('input', { type: 'text', name: 'roomNumbers', autocomplete: 'off' });
+    const form = h(
+      'form',
+      {
+        class: 'card stack',
+        novalidate: true,
+        onsubmit: (event) => {
+          const roomNumbers = roomsInput.value
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
+          return act(event, form, detail, ctx, 'arrive', roomNumbers.length ? { roomNumbers } : {});
+        },
+      },
+      h('h2', {}, t('desk.arrive.heading')),
+      field(t('desk.arrive.rooms'), roomsInput, { path: '/roomNumbers' }),
+      h('button', { type: 'submit', class: 'secondary' }, t('desk.arrive.submit')),
+    );
+    sections.push(form);
+  }
+  if (stay === 'in_house') {
+    const form = h(
+      'form',
+      {
+        class: 'card stack',
+        novalidate: true,
+        onsubmit: (event) => act(event, form, detail, ctx, 'depart', {}),
+      },
+      h('h2', {}, t('desk.depart.heading')),
+      h('button', { type: 'submit', class: 'secondary' }, t('desk.depart.submit')),
+    );
+    sections.push(form);
+  }
+  const reason = h('input', { type: 'text', name: 'reason', maxlength: 500, autocomplete: 'off' });
+  const waive = h('input', { type: 'checkbox', name: 'waiveFee', 'data-path': '/waiveFee' });
+  const cancelForm = h(
+    'form',
+    {
+      class: 'card stack desk-cancel',
+      novalidate: true,
+      onsubmit: (event) =>
+        act(event, cancelForm, detail, ctx, 'cancel', {
+          ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
+          waiveFee: waive.checked,
+        }),
+    },
+    h('h2', {}, t('desk.cancel.heading')),
+    field(t('desk.cancel.reason'), reason, { path: '/reason' }),
+    h('label', { class: 'check' }, waive, h('span', {}, t('desk.cancel.waive'))),
+    h('button', { type: 'submit', class: 'danger' }, t('desk.cancel.submit')),
+  );
+  sections.push(cancelForm);
+  return sections;
+}
+
+async function act(event, form, detail, ctx, action, body) {
+  event.preventDefault();
+  const r = detail.reservation;
+  try {
+    const { body: updated, etag } = await busy(form, () =>
+      operator('POST', `/reservations/${encodeURIComponent(r.id)}/${action}`, {
+        body,
+        headers: { 'if-match': detail.etag ?? `"${r.version}"` },
+      }),
+    );
+    Object.assign(detail, {
+      reservation: { ...r, ...updated },
+      etag: etag ?? `"${updated.version}"`,
+      problem: null,
+    });
+    draw(detail, ctx);
+    const notice = h('p', { class: 'notice', role: 'status' }, t(`desk.${action}.done`));
+    document.querySelector('main h1')?.after(notice);
+  } catch (problem) {
+    if (ctx.signedOut(problem)) return;
+    showProblem(form, problem);
+  }
+}

@@ -1,0 +1,339 @@
+// /desk: the front desk. An operator key (kept in this tab only) → today's arrivals and
+// departures, search, a reservation's details with cancel / arrive / depart, and the calendar.
+import { Problem } from '../shared/api.js';
+import { field, h } from '../shared/dom.js';
+import { busy, problemText, showProblem } from '../shared/forms.js';
+import { date, t } from '../shared/i18n.js';
+import { setTitle, show, startPage } from '../shared/layout.js';
+import { forgetKey, hotelToday, operator, savedKey, saveKey } from './desk-api.js';
+import { renderCalendar } from './desk-calendar.js';
+import { reservationSummary, showReservation } from './desk-reservation.js';
+
+const state = {
+  signedIn: false,
+  keyProblem: null,
+  hotels: [],
+  hotelId: null,
+  view: 'today',
+  today: null, // { date, arrivals, departures, problem }
+  search: { q: '', status: '', results: null, nextCursor: null, problem: null },
+  detail: null, // the reservation shown, from a list
+};
+
+const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
+const list = (query) =>
+  operator('GET', `/hotels/${encodeURIComponent(state.hotelId)}/reservations?${new URLSearchParams(query)}`);
+
+function render() {
+  setTitle(t('desk.title'));
+  if (!state.signedIn) return renderKey();
+  if (state.view === 'detail' && state.detail) {
+    return showReservation(state.detail, {
+      frame,
+      hotel: hotel(),
+      signedOut,
+      back: () => go(state.detail.from ?? 'today'),
+    });
+  }
+  if (state.view === 'search') return renderSearch();
+  if (state.view === 'calendar') return renderCalendar({ frame, hotel: hotel(), signedOut });
+  return renderToday();
+}
+
+// ---- the key ----------------------------------------------------------------------------------
+
+function renderKey() {
+  const input = h('input', {
+    type: 'password',
+    name: 'operatorKey',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    required: true,
+  });
+  const form = h(
+    'form',
+    { class: 'card stack', novalidate: true, onsubmit: (event) => signIn(event, form, input) },
+    field(t('desk.key.label'), input, { path: '/key', hint: t('desk.key.hint') }),
+    h('button', { type: 'submit', class: 'primary' }, t('desk.key.submit')),
+  );
+  show(h('h1', {}, t('desk.key.heading')), form);
+  if (state.keyProblem) showProblem(form, state.keyProblem);
+}
+
+async function signIn(event, form, input) {
+  event.preventDefault();
+  const key = input.value.trim();
+  if (!key) return showProblem(form, new Problem({ detail: t('desk.key.missing') }, 400));
+  try {
+    await busy(form, () => loadHotels(key));
+    saveKey(key);
+    state.keyProblem = null;
+    await go('today');
+  } catch (problem) {
+    showProblem(form, problem);
+  }
+}
+
+async function loadHotels(key) {
+  const { body } = await operator('GET', '/hotels', { key });
+  state.hotels = body.data;
+  state.hotelId = state.hotels.some((x) => x.id === state.hotelId)
+    ? state.hotelId
+    : (state.hotels[0]?.id ?? null);
+  state.signedIn = true;
+}
+
+function signOut() {
+  forgetKey();
+  Object.assign(state, {
+    signedIn: false,
+    hotels: [],
+    hotelId: null,
+    today: null,
+    detail: null,
+    view: 'today',
+  });
+  state.search = { q: '', status: '', results: null, nextCursor: null, problem: null };
+  render();
+}
+
+/** A 401 means the key was revoked or mistyped: back to the key form, saying why. */
+function signedOut(problem) {
+  if (!(problem instanceof Problem) || problem.status !== 401) return false;
+  forgetKey();
+  state.signedIn = false;
+  state.keyProblem = problem;
+  render();
+  return true;
+}
+
+// ---- the frame: hotel chooser and sections -----------------------------------------------------
+
+/** The bar above every screen: hotel, sections, sign out. */
+function frame(...content) {
+  const chooser =
+    state.hotels.length > 1
+      ? field(
+          t('desk.hotel'),
+          h(
+            'select',
+            {
+              id: 'desk-hotel',
+              onchange: (event) => {
+                state.hotelId = event.target.value;
+                state.today = null;
+                state.search.results = null;
+                go(state.view === 'detail' ? 'today' : state.view);
+              },
+            },
+            state.hotels.map((x) => h('option', { value: x.id, selected: x.id === state.hotelId }, x.name)),
+          ),
+        )
+      : h('p', { class: 'desk-hotel-name' }, hotel()?.name ?? t('desk.noHotel'));
+  const tab = (view) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: state.view === view ? 'primary' : 'secondary',
+        'aria-current': state.view === view ? 'page' : false,
+        onclick: () => go(view),
+      },
+      t(`desk.nav.${view}`),
+    );
+  return [
+    h(
+      'div',
+      { class: 'desk-bar' },
+      chooser,
+      h(
+        'nav',
+        { 'aria-label': t('desk.nav.label'), class: 'buttons' },
+        tab('today'),
+        tab('search'),
+        tab('calendar'),
+      ),
+      h('button', { type: 'button', class: 'link', onclick: signOut }, t('desk.signOut')),
+    ),
+    // Screens pass optional parts as null and groups as arrays; the DOM wants nodes only.
+    ...content.flat(Infinity).filter((part) => part !== null && part !== undefined && part !== false),
+  ];
+}
+
+async function go(view) {
+  state.view = view;
+  if (view === 'today' && state.hotelId && !(await loadToday())) return;
+  render();
+}
+
+/** Opens a reservation of a list; the detail screen reads its full state itself. */
+function open(reservation) {
+  state.detail = { reservation, from: state.view };
+  state.view = 'detail';
+  render();
+}
+
+// ---- today ------------------------------------------------------------------------------------
+
+async function loadToday() {
+  const today = hotelToday(hotel().timezone);
+  try {
+    const [arrivals, departures] = await Promise.all([
+      list({ arrivalFrom: today, arrivalTo: today, status: 'confirmed', limit: '200' }),
+      list({ departureFrom: today, departureTo: today, status: 'confirmed', limit: '200' }),
+    ]);
+    state.today = { date: today, arrivals: arrivals.body.data, departures: departures.body.data };
+  } catch (problem) {
+    if (signedOut(problem)) return false;
+    state.today = { date: today, problem };
+  }
+  return true;
+}
+
+function reservationList(items, label) {
+  if (items.length === 0) return h('p', { class: 'muted' }, t('desk.none'));
+  return h(
+    'ul',
+    { class: 'desk-list', 'aria-label': label },
+    items.map((r) =>
+      h(
+        'li',
+        {},
+        reservationSummary(r, () => open(r)),
+      ),
+    ),
+  );
+}
+
+function renderToday() {
+  const today = state.today;
+  if (!today) return show(...frame(h('p', { class: 'loading' }, t('loading'))));
+  const alert = today.problem
+    ? h('div', { class: 'form-alert', role: 'alert' }, problemText(today.problem))
+    : null;
+  show(
+    ...frame(
+      h('h1', {}, t('desk.today.heading', { date: date(today.date, 'full') })),
+      alert,
+      h(
+        'section',
+        { 'aria-labelledby': 'arrivals-heading' },
+        h('h2', { id: 'arrivals-heading' }, t('desk.arrivals', { count: today.arrivals?.length ?? 0 })),
+        reservationList(today.arrivals ?? [], t('desk.arrivals', { count: today.arrivals?.length ?? 0 })),
+      ),
+      h(
+        'section',
+        { 'aria-labelledby': 'departures-heading' },
+        h('h2', { id: 'departures-heading' }, t('desk.departures', { count: today.departures?.length ?? 0 })),
+        reservationList(
+          today.departures ?? [],
+          t('desk.departures', { count: today.departures?.length ?? 0 }),
+        ),
+      ),
+      h('button', { type: 'button', class: 'secondary', onclick: () => go('today') }, t('desk.refresh')),
+    ),
+  );
+}
+
+// ---- search -----------------------------------------------------------------------------------
+
+function renderSearch() {
+  const s = state.search;
+  const form = h(
+    'form',
+    { class: 'card stack', role: 'search', novalidate: true, onsubmit: (event) => runSearch(event, form) },
+    h(
+      'div',
+      { class: 'row' },
+      field(t('desk.search.q'), h('input', { type: 'search', name: 'q', value: s.q, maxlength: 100 }), {
+        path: '/query/q',
+      }),
+      field(
+        t('desk.search.status'),
+        h(
+          'select',
+          { name: 'status' },
+          ['', 'confirmed', 'cancelled'].map((v) =>
+            h(
+              'option',
+              { value: v, selected: v === s.status },
+              t(v ? `desk.status.${v}` : 'desk.search.anyStatus'),
+            ),
+          ),
+        ),
+        { path: '/query/status' },
+      ),
+    ),
+    h('button', { type: 'submit', class: 'primary' }, t('desk.search.submit')),
+  );
+  const results =
+    s.results === null
+      ? null
+      : h(
+          'section',
+          { 'aria-labelledby': 'results-heading' },
+          h(
+            'h2',
+            { id: 'results-heading', 'aria-live': 'polite' },
+            t('desk.search.results', { count: s.results.length }),
+          ),
+          s.results.length === 0
+            ? h('p', { class: 'muted' }, t('desk.search.noResults'))
+            : reservationList(s.results, t('desk.search.results', { count: s.results.length })),
+          s.nextCursor
+            ? h(
+                'button',
+                { type: 'button', class: 'secondary', onclick: (e) => more(e.target) },
+                t('desk.search.more'),
+              )
+            : null,
+        );
+  show(...frame(h('h1', {}, t('desk.search.heading')), form, results));
+  if (s.problem) showProblem(form, s.problem);
+}
+
+async function runSearch(event, form) {
+  event.preventDefault();
+  const s = state.search;
+  s.q = form.elements.q.value.trim();
+  s.status = form.elements.status.value;
+  const query = { limit: '50', ...(s.q ? { q: s.q } : {}), ...(s.status ? { status: s.status } : {}) };
+  try {
+    const { body } = await busy(form, () => list(query));
+    Object.assign(s, { results: body.data, nextCursor: body.nextCursor, problem: null });
+  } catch (problem) {
+    if (signedOut(problem)) return;
+    Object.assign(s, { results: null, nextCursor: null, problem });
+  }
+  render();
+  document.getElementById('results-heading')?.focus();
+}
+
+async function more(button) {
+  const s = state.search;
+  button.disabled = true;
+  try {
+    const { body } = await list({ cursor: s.nextCursor, limit: '50' });
+    s.results = [...s.results, ...body.data];
+    s.nextCursor = body.nextCursor;
+    render();
+  } catch (problem) {
+    if (signedOut(problem)) return;
+    s.problem = problem;
+    render();
+  }
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+startPage(async () => {
+  if (!state.signedIn && !state.keyProblem && savedKey()) {
+    try {
+      await loadHotels(savedKey());
+      if (state.hotelId) await loadToday();
+    } catch (problem) {
+      if (!signedOut(problem)) state.keyProblem = problem;
+    }
+  }
+  render();
+});
