@@ -274,6 +274,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/hotels/{hotel}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the calendar
+         * @description Rooms, rooms sold and left, restrictions and prices per rate plan of every room type for each night `from`..`to` (inclusive, at most 366 nights): the catalogue with the calendar’s changes.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["getCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change rooms, prices and restrictions by night
+         * @description Each update sets fields (`null` clears one) for its room types (and rate plans, for prices) on the nights `from`..`to` of the days named. All updates apply in one transaction or none; `rooms` below the rooms already sold on any night is `409 no_availability` naming the nights. Answers the calendar of the range the updates touch (together at most 366 nights).
+         *
+         *     Scope: `inventory:write`.
+         */
+        patch: operations["updateCalendar"];
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/guest-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the guest register of an arrival date
+         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row (a field starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it). Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
+         *
+         *     Scope: `guests:identity`.
+         */
+        get: operations["getGuestRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search a hotel’s reservations
+         * @description By check-in date, then code, paged with `cursor` (keyset: a reservation made while you page is never returned twice, and none is skipped). Date filters are inclusive; a range may span at most 366 days. `q` matches the confirmation code or a part of the guest’s first name, last name or e-mail, ignoring case and accents ("joao" finds "João"). The cursor is signed and carries the filters: an edited or foreign cursor is `400`.
+         *
+         *     Scope: `reservations:read`.
+         */
+        get: operations["listOperatorReservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/keys": {
         parameters: {
             query?: never;
@@ -3682,6 +3754,838 @@ export interface operations {
                         name: string;
                         /** @description IANA time zone of the hotel */
                         timezone: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query: {
+                /** @description first night shown */
+                from: string;
+                /** @description last night shown (inclusive; at most 366 nights) */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        from: string;
+                        hotelId: string;
+                        roomTypes: {
+                            id: string;
+                            nights: {
+                                /**
+                                 * Format: date
+                                 * @description the night
+                                 */
+                                date: string;
+                                left: number;
+                                /** @description by rate plan id, for each plan that sells the room type */
+                                prices: {
+                                    [key: string]: {
+                                        base: number;
+                                        child: number;
+                                        extraAdult: number;
+                                        includedAdults: number;
+                                    };
+                                };
+                                /** @description in force for every rate plan (catalogue restrictions naming rate plans are left out), overrides included */
+                                restrictions: {
+                                    closedToArrival: boolean;
+                                    closedToDeparture: boolean;
+                                    /** @description for arrivals that night */
+                                    maxStay: number | null;
+                                    /** @description for arrivals that night */
+                                    minStay: number | null;
+                                    stopSell: boolean;
+                                };
+                                /** @description rooms for sale that night */
+                                rooms: number;
+                                sold: number;
+                            }[];
+                        }[];
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "roomTypeIds": [
+                 *             "double"
+                 *           ],
+                 *           "from": "2027-03-01",
+                 *           "to": "2027-03-31",
+                 *           "daysOfWeek": [
+                 *             "fri",
+                 *             "sat"
+                 *           ],
+                 *           "set": {
+                 *             "rooms": 8,
+                 *             "closedToArrival": true,
+                 *             "minStay": 2
+                 *           }
+                 *         },
+                 *         {
+                 *           "roomTypeIds": [
+                 *             "double"
+                 *           ],
+                 *           "ratePlanIds": [
+                 *             "flex"
+                 *           ],
+                 *           "from": "2027-03-01",
+                 *           "to": "2027-03-31",
+                 *           "set": {
+                 *             "base": 14000,
+                 *             "extraAdult": 3500
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    updates: {
+                        /** @description absent = every day */
+                        daysOfWeek?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /**
+                         * Format: date
+                         * @description first night
+                         */
+                        from: string;
+                        /** @description for price fields only; absent = every plan that sells the room type */
+                        ratePlanIds?: string[];
+                        /** @description absent = all */
+                        roomTypeIds?: string[];
+                        set: {
+                            /** @description room price per night (minor units); `null` clears */
+                            base?: number | null;
+                            /** @description per child per night; `null` clears */
+                            child?: number | null;
+                            /** @description no arrival that day; `null` clears */
+                            closedToArrival?: boolean | null;
+                            /** @description no departure that day; `null` clears */
+                            closedToDeparture?: boolean | null;
+                            /** @description per adult above includedAdults, per night; `null` clears */
+                            extraAdult?: number | null;
+                            /** @description adults included in base; `null` clears */
+                            includedAdults?: number | null;
+                            /** @description most nights for arrivals that day; `null` clears */
+                            maxStay?: number | null;
+                            /** @description fewest nights for arrivals that day; `null` clears */
+                            minStay?: number | null;
+                            /** @description rooms for sale that night; `null` clears */
+                            rooms?: number | null;
+                            /** @description not for sale that night; `null` clears */
+                            stopSell?: boolean | null;
+                        };
+                        /**
+                         * Format: date
+                         * @description last night (inclusive)
+                         */
+                        to: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        from: string;
+                        hotelId: string;
+                        roomTypes: {
+                            id: string;
+                            nights: {
+                                /**
+                                 * Format: date
+                                 * @description the night
+                                 */
+                                date: string;
+                                left: number;
+                                /** @description by rate plan id, for each plan that sells the room type */
+                                prices: {
+                                    [key: string]: {
+                                        base: number;
+                                        child: number;
+                                        extraAdult: number;
+                                        includedAdults: number;
+                                    };
+                                };
+                                /** @description in force for every rate plan (catalogue restrictions naming rate plans are left out), overrides included */
+                                restrictions: {
+                                    closedToArrival: boolean;
+                                    closedToDeparture: boolean;
+                                    /** @description for arrivals that night */
+                                    maxStay: number | null;
+                                    /** @description for arrivals that night */
+                                    minStay: number | null;
+                                    stopSell: boolean;
+                                };
+                                /** @description rooms for sale that night */
+                                rooms: number;
+                                sold: number;
+                            }[];
+                        }[];
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_availability`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestRegister: {
+        parameters: {
+            query: {
+                /**
+                 * @description the arrival date: guests of reservations checking in that day
+                 * @example 2027-03-01
+                 */
+                date: string;
+            };
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The register, as JSON or (with `Accept: text/csv`) CSV */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by reservation code; primary guest first */
+                        data: {
+                            /**
+                             * Format: date
+                             * @description check-in date
+                             */
+                            checkIn: string;
+                            /**
+                             * Format: date
+                             * @description check-out date
+                             */
+                            checkOut: string;
+                            /**
+                             * Format: date
+                             * @description date of birth
+                             */
+                            dateOfBirth: string;
+                            /** @description the primary guest’s identity document; `null` for companions, before the document step and after the identity purge */
+                            document: {
+                                /**
+                                 * Format: date
+                                 * @description expiry date of the document
+                                 */
+                                expiryDate: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                issuingCountry: string;
+                                /** @description the document number in full, decrypted for this read */
+                                number: string;
+                                /** @example passport */
+                                type: string;
+                            } | null;
+                            firstName: string;
+                            lastName: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            nationality: string;
+                            /** @description confirmation code */
+                            reservationId: string;
+                            role: "primary" | "companion";
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOperatorReservations: {
+        parameters: {
+            query?: {
+                /** @description first check-in date, inclusive */
+                arrivalFrom?: string;
+                /** @description last check-in date, inclusive */
+                arrivalTo?: string;
+                checkin?: "not_started" | "in_progress" | "completed";
+                /** @description `nextCursor` of the previous page; it carries the filters, so they may be left out (if sent, they must be the same) */
+                cursor?: string;
+                /** @description first check-out date, inclusive */
+                departureFrom?: string;
+                /** @description last check-out date, inclusive */
+                departureTo?: string;
+                /** @description reservations per page, 1–200 (default 50) */
+                limit?: string;
+                /**
+                 * @description a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter
+                 * @example joao
+                 */
+                q?: string;
+                status?: "confirmed" | "cancelled";
+            };
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by check-in date, then code */
+                        data: {
+                            adults: number;
+                            cancellation: {
+                                /**
+                                 * Format: date-time
+                                 * @description RFC 3339 UTC instant
+                                 * @example 2027-02-27T00:00:00Z
+                                 */
+                                cancelledAt: string;
+                                fee: components["schemas"]["Money"];
+                                reason: string | null;
+                                refund: components["schemas"]["Money"];
+                            } | null;
+                            cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                            checkin: {
+                                status: "not_started" | "in_progress" | "completed";
+                            };
+                            /**
+                             * Format: date
+                             * @description hotel-local date YYYY-MM-DD
+                             * @example 2027-03-01
+                             */
+                            checkIn: string;
+                            /**
+                             * Format: date
+                             * @description hotel-local date YYYY-MM-DD
+                             * @example 2027-03-01
+                             */
+                            checkOut: string;
+                            children: number[];
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            createdAt: string;
+                            guest: {
+                                email: string;
+                                firstName: string;
+                                lastName: string;
+                                phone?: string;
+                            };
+                            hotelId: string;
+                            /**
+                             * @description confirmation code (Crockford base32)
+                             * @example R7K3M9Q2X
+                             */
+                            id: string;
+                            includedTaxes: {
+                                amount: components["schemas"]["Money"];
+                                code: string;
+                                name: string;
+                            }[];
+                            /** @description the hotel’s own notes */
+                            internalNotes: string | null;
+                            lines: components["schemas"]["PriceLine"][];
+                            nights: number;
+                            payment: {
+                                due: components["schemas"]["Money"];
+                                paid: components["schemas"]["Money"];
+                                status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                            };
+                            ratePlan: {
+                                id: string;
+                                name: string;
+                                prepayment: "none" | "full";
+                                refundable: boolean;
+                            };
+                            rooms: number;
+                            roomType: {
+                                id: string;
+                                name: string;
+                            };
+                            services: string[];
+                            /** @description who made the reservation */
+                            source: "api" | "operator";
+                            specialRequests: string | null;
+                            status: "confirmed" | "cancelled";
+                            stay: {
+                                arrivedAt: string | null;
+                                departedAt: string | null;
+                                /** @description the rooms given at arrival */
+                                roomNumbers: string[];
+                                /** @description what the front desk recorded (API.md 7.5) */
+                                status: "expected" | "in_house" | "checked_out" | "no_show";
+                            };
+                            total: components["schemas"]["Money"];
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            updatedAt: string;
+                            /** @description also sent as the ETag; send it back in If-Match */
+                            version: number;
+                        }[];
+                        /** @description pass as `cursor` for the next page; `null` on the last page */
+                        nextCursor: string | null;
                     };
                 };
             };
