@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['calendar', 'config.ts'],
   ['infra'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
-  ['context.ts'],
+  ['context.ts', 'hotel-calendar'],
   ['booking'],
   ['checkin'],
   ['operator', 'pages'],

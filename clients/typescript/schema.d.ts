@@ -274,6 +274,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/hotels/{hotel}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the calendar
+         * @description Rooms, rooms sold and left, restrictions and prices per rate plan of every room type for each night `from`..`to` (inclusive, at most 366 nights): the catalogue with the calendar’s changes.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["getCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change rooms, prices and restrictions by night
+         * @description Each update sets fields (`null` clears one) for its room types (and rate plans, for prices) on the nights `from`..`to` of the days named. All updates apply in one transaction or none; `rooms` below the rooms already sold on any night is `409 no_availability` naming the nights. Answers the calendar of the range the updates touch (together at most 366 nights).
+         *
+         *     Scope: `inventory:write`.
+         */
+        patch: operations["updateCalendar"];
+        trace?: never;
+    };
     "/api/v1/operator/hotels/{hotel}/guest-register": {
         parameters: {
             query?: never;
@@ -3764,6 +3792,451 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query: {
+                /** @description first night shown */
+                from: string;
+                /** @description last night shown (inclusive; at most 366 nights) */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        from: string;
+                        hotelId: string;
+                        roomTypes: {
+                            id: string;
+                            nights: {
+                                /**
+                                 * Format: date
+                                 * @description the night
+                                 */
+                                date: string;
+                                left: number;
+                                /** @description by rate plan id, for each plan that sells the room type */
+                                prices: {
+                                    [key: string]: {
+                                        base: number;
+                                        child: number;
+                                        extraAdult: number;
+                                        includedAdults: number;
+                                    };
+                                };
+                                /** @description in force for every rate plan (catalogue restrictions naming rate plans are left out), overrides included */
+                                restrictions: {
+                                    closedToArrival: boolean;
+                                    closedToDeparture: boolean;
+                                    /** @description for arrivals that night */
+                                    maxStay: number | null;
+                                    /** @description for arrivals that night */
+                                    minStay: number | null;
+                                    stopSell: boolean;
+                                };
+                                /** @description rooms for sale that night */
+                                rooms: number;
+                                sold: number;
+                            }[];
+                        }[];
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "roomTypeIds": [
+                 *             "double"
+                 *           ],
+                 *           "from": "2027-03-01",
+                 *           "to": "2027-03-31",
+                 *           "daysOfWeek": [
+                 *             "fri",
+                 *             "sat"
+                 *           ],
+                 *           "set": {
+                 *             "rooms": 8,
+                 *             "closedToArrival": true,
+                 *             "minStay": 2
+                 *           }
+                 *         },
+                 *         {
+                 *           "roomTypeIds": [
+                 *             "double"
+                 *           ],
+                 *           "ratePlanIds": [
+                 *             "flex"
+                 *           ],
+                 *           "from": "2027-03-01",
+                 *           "to": "2027-03-31",
+                 *           "set": {
+                 *             "base": 14000,
+                 *             "extraAdult": 3500
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    updates: {
+                        /** @description absent = every day */
+                        daysOfWeek?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /**
+                         * Format: date
+                         * @description first night
+                         */
+                        from: string;
+                        /** @description for price fields only; absent = every plan that sells the room type */
+                        ratePlanIds?: string[];
+                        /** @description absent = all */
+                        roomTypeIds?: string[];
+                        set: {
+                            /** @description room price per night (minor units); `null` clears */
+                            base?: number | null;
+                            /** @description per child per night; `null` clears */
+                            child?: number | null;
+                            /** @description no arrival that day; `null` clears */
+                            closedToArrival?: boolean | null;
+                            /** @description no departure that day; `null` clears */
+                            closedToDeparture?: boolean | null;
+                            /** @description per adult above includedAdults, per night; `null` clears */
+                            extraAdult?: number | null;
+                            /** @description adults included in base; `null` clears */
+                            includedAdults?: number | null;
+                            /** @description most nights for arrivals that day; `null` clears */
+                            maxStay?: number | null;
+                            /** @description fewest nights for arrivals that day; `null` clears */
+                            minStay?: number | null;
+                            /** @description rooms for sale that night; `null` clears */
+                            rooms?: number | null;
+                            /** @description not for sale that night; `null` clears */
+                            stopSell?: boolean | null;
+                        };
+                        /**
+                         * Format: date
+                         * @description last night (inclusive)
+                         */
+                        to: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        from: string;
+                        hotelId: string;
+                        roomTypes: {
+                            id: string;
+                            nights: {
+                                /**
+                                 * Format: date
+                                 * @description the night
+                                 */
+                                date: string;
+                                left: number;
+                                /** @description by rate plan id, for each plan that sells the room type */
+                                prices: {
+                                    [key: string]: {
+                                        base: number;
+                                        child: number;
+                                        extraAdult: number;
+                                        includedAdults: number;
+                                    };
+                                };
+                                /** @description in force for every rate plan (catalogue restrictions naming rate plans are left out), overrides included */
+                                restrictions: {
+                                    closedToArrival: boolean;
+                                    closedToDeparture: boolean;
+                                    /** @description for arrivals that night */
+                                    maxStay: number | null;
+                                    /** @description for arrivals that night */
+                                    minStay: number | null;
+                                    stopSell: boolean;
+                                };
+                                /** @description rooms for sale that night */
+                                rooms: number;
+                                sold: number;
+                            }[];
+                        }[];
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_availability`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id"?: string;

@@ -1,10 +1,10 @@
 import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
+import { loadHotelNights } from '../hotel-calendar/calendar.service.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
-import { inventoryRepository } from './inventory.repository.ts';
 import { quoteRepository } from './quote.repository.ts';
 import { evaluateStay, type StayEvaluation, type Unavailable } from './rules/availability.ts';
 import type { RestrictionViolation } from './rules/restrictions.ts';
@@ -27,7 +27,10 @@ export function hotelOrFail(ctx: BookingContext, hotelId: string): Hotel {
   return hotel;
 }
 
-/** Evaluates a stay against the catalogue and the live inventory (one query for all room types). */
+/**
+ * Evaluates a stay against the hotel's nights as they stand now: the catalogue merged with the
+ * calendar's overrides and the live inventory, read fresh (a change is seen by the next request).
+ */
 export async function evaluate(
   ctx: BookingContext,
   hotel: Hotel,
@@ -36,19 +39,13 @@ export async function evaluate(
   only?: { roomTypeId: string; ratePlanId: string },
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
-  const left = await inventoryRepository.leastLeft(
-    ctx.db,
-    hotel.id,
-    stay.checkIn,
-    stay.checkOut,
-    roomTypeIds,
-  );
-  const counts = new Map(hotel.roomTypes.map((r) => [r.id, r.count]));
+  const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
   return evaluateStay(
     hotel,
     { ...stay, today },
-    (roomTypeId) => Math.min(counts.get(roomTypeId) ?? 0, left.get(roomTypeId) ?? Number.POSITIVE_INFINITY),
+    (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     only,
+    nights,
   );
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
+import { loadHotelNights } from '../hotel-calendar/calendar.service.ts';
 import { confirmationCode, hashSecret, randomToken } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, sqlState, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
@@ -170,13 +171,17 @@ export async function createReservation(
 
   // Restrictions may have changed since the quote (catalogue reload); the price stays locked.
   const today = hotelToday(hotel.timezone, now);
-  const violation = findRestriction(hotel, {
-    roomTypeId: quote.roomType.id,
-    ratePlanId: quote.ratePlan.id,
-    checkIn: quote.checkIn,
-    checkOut: quote.checkOut,
-    today,
-  });
+  const violation = findRestriction(
+    hotel,
+    {
+      roomTypeId: quote.roomType.id,
+      ratePlanId: quote.ratePlan.id,
+      checkIn: quote.checkIn,
+      checkOut: quote.checkOut,
+      today,
+    },
+    await loadHotelNights(ctx.db, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
+  );
   if (violation) {
     throw new AppError('restriction_window', violation.message, {
       errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
@@ -330,6 +335,7 @@ export async function modifyReservation(
           roomTypeId: wanted.roomTypeId,
           ratePlanId: wanted.ratePlanId,
         },
+        await loadHotelNights(tx, hotel, wanted.checkIn, wanted.checkOut, [wanted.roomTypeId]),
       );
       const offer = offers[0];
       if (!offer) throw noOfferError(unavailable);

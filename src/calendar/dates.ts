@@ -68,6 +68,11 @@ export function nightsBetween(checkIn: string, checkOut: string): number {
   return Math.round((utcMidnight(checkOut) - utcMidnight(checkIn)) / DAY_MS);
 }
 
+/** The day of the week of a date: 0 for Monday … 6 for Sunday (ISO order). */
+export function weekdayIndex(date: string): number {
+  return (new Date(utcMidnight(date)).getUTCDay() + 6) % 7;
+}
+
 /** The dates of the nights of a stay: check-in up to the day before check-out. */
 export function eachNight(checkIn: string, checkOut: string): string[] {
   const nights = nightsBetween(checkIn, checkOut);

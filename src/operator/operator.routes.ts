@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { calendarRoutes } from './calendar.routes.ts';
 import { guestRegisterRoutes } from './guest-register.routes.ts';
 import { hotelsRoutes } from './hotels.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
@@ -33,4 +34,5 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(auditRoutes, { db: ctx.db });
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
+  await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
 };

@@ -45,6 +45,20 @@ const ROUTES: RouteCase[] = [
     hotelScoped: true,
     query: 'date=2027-03-01',
   },
+  {
+    method: 'GET',
+    path: '/hotels/{hotel}/calendar',
+    scope: 'inventory:read',
+    hotelScoped: true,
+    query: 'from=2030-01-01&to=2030-01-02',
+  },
+  {
+    method: 'PATCH',
+    path: '/hotels/{hotel}/calendar',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    body: { updates: [{ from: '2030-01-01', to: '2030-01-02', set: { stopSell: false } }] },
+  },
 ];
 
 describe('operator API security (every route)', () => {

@@ -1,4 +1,5 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
 import { priceStay, type StayPrice, sellsRoomType } from './pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
@@ -36,13 +37,15 @@ export type StayEvaluation = { offers: Offer[]; unavailable: Unavailable[] };
  * no plan sells are not on sale at all, so they appear in neither list. Catalogue order is kept.
  *
  * `roomsLeft` gives the fewest rooms of a type left over the stay's nights; `only` narrows the
- * evaluation to one pair, as a quote does.
+ * evaluation to one pair, as a quote does; `nights` holds the prices and restrictions in force
+ * each night (the catalogue merged with the calendar's overrides; the catalogue alone by default).
  */
 export function evaluateStay(
   hotel: Hotel,
   req: StayRequest,
   roomsLeft: (roomTypeId: string) => number,
   only?: { roomTypeId: string; ratePlanId: string },
+  nights: HotelNights = hotelNights(hotel),
 ): StayEvaluation {
   const offers: Offer[] = [];
   const unavailable: Unavailable[] = [];
@@ -61,20 +64,25 @@ export function evaluateStay(
     }
 
     const violations = ratePlans.map((ratePlan) =>
-      findRestriction(hotel, {
-        roomTypeId: roomType.id,
-        ratePlanId: ratePlan.id,
-        checkIn: req.checkIn,
-        checkOut: req.checkOut,
-        today: req.today,
-      }),
+      findRestriction(
+        hotel,
+        {
+          roomTypeId: roomType.id,
+          ratePlanId: ratePlan.id,
+          checkIn: req.checkIn,
+          checkOut: req.checkOut,
+          today: req.today,
+        },
+        nights,
+      ),
     );
     const available = roomsLeft(roomType.id);
     const before = offers.length;
     if (available >= req.rooms) {
       ratePlans.forEach((ratePlan, i) => {
         if (violations[i]) return;
-        const price = priceStay(hotel, { ...req, roomTypeId: roomType.id, ratePlanId: ratePlan.id });
+        const stay = { ...req, roomTypeId: roomType.id, ratePlanId: ratePlan.id };
+        const price = priceStay(hotel, stay, nights);
         offers.push({ roomType, ratePlan, available, price });
       });
     }

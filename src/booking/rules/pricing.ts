@@ -1,13 +1,11 @@
 import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
-import type {
-  Hotel,
-  RatePlan,
-  RoomPrice,
-  RoomTypeDef,
-  SeasonDef,
-  ServiceDef,
-  TaxDef,
-} from '../../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan, ServiceDef, TaxDef } from '../../catalog/catalog.schema.ts';
+import {
+  type HotelNights,
+  hotelNights,
+  type NightPrice,
+  sellsRoomType,
+} from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../payments/money.ts';
 import { type RoomParty, splitParty } from './party.ts';
 
@@ -58,43 +56,11 @@ export type StayToPrice = {
   services: string[];
 };
 
-type FullRoomPrice = Required<RoomPrice>;
-
 /** A room type is sold under a rate plan only when the plan gives it a price. */
-export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
-  return Object.hasOwn(ratePlan.prices, roomTypeId);
-}
-
-/**
- * The price fields in force for one night. Seasons are applied in catalogue order, each replacing
- * only the fields it names, so when several seasons cover the same night the LAST one listed wins
- * for every field it names: a hotel lists a short special period after the broad season it sits in.
- */
-function roomPriceOn(
-  planPrice: RoomPrice,
-  seasons: SeasonDef[],
-  roomType: RoomTypeDef,
-  date: string,
-): FullRoomPrice {
-  const price: RoomPrice = { ...planPrice };
-  for (const season of seasons) {
-    const override = season.prices[roomType.id];
-    if (!override || date < season.from || date > season.to) continue;
-    for (const [field, value] of Object.entries(override)) {
-      if (value !== undefined) price[field as keyof RoomPrice] = value;
-    }
-  }
-  return {
-    base: price.base,
-    // Absent fields mean "no surcharge": every adult the room can hold is included.
-    includedAdults: price.includedAdults ?? roomType.maxAdults,
-    extraAdult: price.extraAdult ?? 0,
-    child: price.child ?? 0,
-  };
-}
+export { sellsRoomType };
 
 /** Room price rule: base + extraAdult per adult above includedAdults + child per child. */
-function roomNightAmount(price: FullRoomPrice, room: RoomParty): number {
+function roomNightAmount(price: NightPrice, room: RoomParty): number {
   return (
     price.base +
     price.extraAdult * Math.max(0, room.adults - price.includedAdults) +
@@ -139,16 +105,22 @@ function sum(amounts: number[]): number {
 }
 
 /**
- * Prices a stay exactly as API.md section 6 describes. The caller has already checked that the
- * rate plan sells the room type and that the requested services exist; a breach of either throws.
+ * Prices a stay exactly as API.md section 6 describes, each night at the price fields in force
+ * (`nights`: the catalogue merged with the calendar's overrides; the catalogue alone by default).
+ * The caller has already checked that the rate plan sells the room type and that the requested
+ * services exist; a breach of either throws.
  */
-export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
+export function priceStay(
+  hotel: Hotel,
+  input: StayToPrice,
+  nights: HotelNights = hotelNights(hotel),
+): StayPrice {
   const roomType = hotel.roomTypes.find((rt) => rt.id === input.roomTypeId);
   if (!roomType) throw new Error(`Unknown room type ${input.roomTypeId} in hotel ${hotel.id}`);
   const ratePlan = hotel.ratePlans.find((rp) => rp.id === input.ratePlanId);
   if (!ratePlan) throw new Error(`Unknown rate plan ${input.ratePlanId} in hotel ${hotel.id}`);
-  const planPrice = sellsRoomType(ratePlan, roomType.id) ? ratePlan.prices[roomType.id] : undefined;
-  if (!planPrice) throw new Error(`Rate plan ${ratePlan.id} does not price room type ${roomType.id}`);
+  if (!sellsRoomType(ratePlan, roomType.id))
+    throw new Error(`Rate plan ${ratePlan.id} does not price room type ${roomType.id}`);
 
   const money = (amount: number): Money => ({ amount, currency: hotel.currency });
   const line = (
@@ -168,13 +140,13 @@ export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
     amount: money(unitAmount * quantity),
   });
 
-  const nights = eachNight(input.checkIn, input.checkOut);
+  const dates = eachNight(input.checkIn, input.checkOut);
   const split = splitParty(input.adults, input.children.length, input.rooms);
 
   const roomLines: PriceLine[] = [];
   const nightly: StayPrice['nightly'] = [];
-  for (const date of nights) {
-    const price = roomPriceOn(planPrice, ratePlan.seasons, roomType, date);
+  for (const date of dates) {
+    const price = nights.priceOn(roomType.id, ratePlan.id, date);
     const roomsAtPrice = new Map<number, number>();
     for (const room of split) {
       const amount = roomNightAmount(price, room);
@@ -194,7 +166,7 @@ export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
       'service',
       service.id,
       service.name,
-      serviceQuantity(service, input, nights.length),
+      serviceQuantity(service, input, dates.length),
       service.amount,
     );
   });
@@ -210,7 +182,7 @@ export function priceStay(hotel: Hotel, input: StayToPrice): StayPrice {
       includedTaxes.push({ code: tax.code, name: tax.name, amount: money(amount) });
     } else {
       taxLines.push(
-        line('tax', tax.code, tax.name, addedTaxQuantity(tax, input.adults, nights.length), tax.amount),
+        line('tax', tax.code, tax.name, addedTaxQuantity(tax, input.adults, dates.length), tax.amount),
       );
     }
   }

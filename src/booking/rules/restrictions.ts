@@ -1,5 +1,11 @@
 import { addDays, eachNight, nightsBetween } from '../../calendar/dates.ts';
-import type { Hotel, RestrictionDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel } from '../../catalog/catalog.schema.ts';
+import {
+  type HotelNights,
+  hotelNights,
+  type RuleSource,
+  type StayLimit,
+} from '../../hotel-calendar/hotel-nights.ts';
 
 export type RestrictionRule =
   | 'stop_sell'
@@ -34,22 +40,12 @@ export type RestrictionQuery = {
   today: string;
 };
 
-function appliesTo(r: RestrictionDef, roomTypeId: string, ratePlanId: string): boolean {
-  return (
-    (!r.roomTypes || r.roomTypes.includes(roomTypeId)) && (!r.ratePlans || r.ratePlans.includes(ratePlanId))
-  );
-}
-
-function covers(r: RestrictionDef, date: string): boolean {
-  return r.from <= date && date <= r.to;
-}
-
 function listDates(dates: string[]): string {
   if (dates.length <= 1) return dates.join('');
   return `${dates.slice(0, -1).join(', ')} and ${dates.at(-1)}`;
 }
 
-function period(r: RestrictionDef): string {
+function period(r: RuleSource): string {
   return r.from === r.to ? `on ${r.from}` : `from ${r.from} to ${r.to}`;
 }
 
@@ -58,48 +54,53 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * Restriction rules (API.md section 6) for one room type under one rate plan. When several are
- * broken the first in this order is returned: stop_sell, closed_to_arrival, closed_to_departure,
- * min_stay, max_stay, booking_window.
+ * Restriction rules (API.md section 6) for one room type under one rate plan, on the restrictions
+ * in force each night (`nights`: the catalogue merged with the calendar's overrides; the catalogue
+ * alone by default). When several are broken the first in this order is returned: stop_sell,
+ * closed_to_arrival, closed_to_departure, min_stay, max_stay, booking_window.
  */
-export function findRestriction(hotel: Hotel, query: RestrictionQuery): RestrictionViolation | null {
+export function findRestriction(
+  hotel: Hotel,
+  query: RestrictionQuery,
+  nights: HotelNights = hotelNights(hotel),
+): RestrictionViolation | null {
   const { checkIn, checkOut } = query;
-  const nights = nightsBetween(checkIn, checkOut);
-  const applicable = hotel.restrictions.filter((r) => appliesTo(r, query.roomTypeId, query.ratePlanId));
+  const on = (night: string) => nights.restrictionsOn(query.roomTypeId, query.ratePlanId, night);
+  const arrival = on(checkIn);
   return (
-    stopSell(applicable, eachNight(checkIn, checkOut)) ??
-    closedOn(applicable, 'closed_to_arrival', checkIn) ??
-    closedOn(applicable, 'closed_to_departure', checkOut) ??
-    stayLength(applicable, 'min_stay', checkIn, nights) ??
-    stayLength(applicable, 'max_stay', checkIn, nights) ??
+    stopSell(eachNight(checkIn, checkOut).map((night) => ({ night, rule: on(night).stopSell }))) ??
+    closedOn('closed_to_arrival', checkIn, arrival.closedToArrival) ??
+    closedOn('closed_to_departure', checkOut, on(checkOut).closedToDeparture) ??
+    stayLength('min_stay', checkIn, nightsBetween(checkIn, checkOut), arrival.minStay) ??
+    stayLength('max_stay', checkIn, nightsBetween(checkIn, checkOut), arrival.maxStay) ??
     bookingWindow(hotel.maxDaysBeforeArrival, checkIn, query.today)
   );
 }
 
-function stopSell(restrictions: RestrictionDef[], nights: string[]): RestrictionViolation | null {
-  const stops = restrictions.filter((r) => r.stopSell);
-  const stopped = nights.filter((night) => stops.some((r) => covers(r, night)));
-  const first = stops.find((r) => stopped.some((night) => covers(r, night)));
+function stopSell(nights: Array<{ night: string; rule: RuleSource | null }>): RestrictionViolation | null {
+  const stopped = nights.filter((n) => n.rule !== null);
+  // The restriction listed first among those stopping any night decides the period shown.
+  const first = stopped
+    .map((n) => n.rule as RuleSource)
+    .reduce<RuleSource | null>((a, b) => (a === null || b.order < a.order ? b : a), null);
   if (!first) return null;
+  const dates = stopped.map((n) => n.night);
   return {
     rule: 'stop_sell',
-    message: `Not for sale on the ${stopped.length === 1 ? 'night' : 'nights'} of ${listDates(stopped)}.`,
-    dates: stopped,
+    message: `Not for sale on the ${dates.length === 1 ? 'night' : 'nights'} of ${listDates(dates)}.`,
+    dates,
     from: first.from,
     to: first.to,
   };
 }
 
 function closedOn(
-  restrictions: RestrictionDef[],
   rule: 'closed_to_arrival' | 'closed_to_departure',
   date: string,
+  closed: RuleSource | null,
 ): RestrictionViolation | null {
-  const arrival = rule === 'closed_to_arrival';
-  const closed = restrictions.find(
-    (r) => (arrival ? r.closedToArrival : r.closedToDeparture) && covers(r, date),
-  );
   if (!closed) return null;
+  const arrival = rule === 'closed_to_arrival';
   return {
     rule,
     message: `${arrival ? 'Arrival' : 'Departure'} is not possible on ${date}.`,
@@ -110,27 +111,20 @@ function closedOn(
 }
 
 function stayLength(
-  restrictions: RestrictionDef[],
   rule: 'min_stay' | 'max_stay',
   checkIn: string,
   nights: number,
+  strictest: StayLimit | null,
 ): RestrictionViolation | null {
   const isMin = rule === 'min_stay';
-  let strictest: { restriction: RestrictionDef; limit: number } | undefined;
-  for (const restriction of restrictions) {
-    const limit = isMin ? restriction.minStay : restriction.maxStay;
-    if (limit === undefined || !covers(restriction, checkIn)) continue;
-    if (!strictest || (isMin ? limit > strictest.limit : limit < strictest.limit))
-      strictest = { restriction, limit };
-  }
-  if (!strictest || (isMin ? nights >= strictest.limit : nights <= strictest.limit)) return null;
-  const { restriction, limit } = strictest;
+  if (!strictest || (isMin ? nights >= strictest.nights : nights <= strictest.nights)) return null;
+  const limit = strictest.nights;
   return {
     rule,
-    message: `${isMin ? 'Minimum' : 'Maximum'} stay is ${plural(limit, 'night')} for arrivals ${period(restriction)}.`,
+    message: `${isMin ? 'Minimum' : 'Maximum'} stay is ${plural(limit, 'night')} for arrivals ${period(strictest)}.`,
     dates: [checkIn],
-    from: restriction.from,
-    to: restriction.to,
+    from: strictest.from,
+    to: strictest.to,
     ...(isMin ? { minStay: limit } : { maxStay: limit }),
   };
 }

@@ -1,0 +1,171 @@
+import type { Executor } from '../infra/db/database.ts';
+import {
+  type CalendarState,
+  type PriceNightOverride,
+  priceNightKey,
+  type RoomNightOverride,
+  roomNightKey,
+} from './hotel-nights.ts';
+
+/** Override fields and their columns: the only names ever put into SQL text here. */
+const ROOM_COLUMNS = {
+  rooms: ['rooms', 'integer'],
+  stopSell: ['stop_sell', 'boolean'],
+  closedToArrival: ['closed_to_arrival', 'boolean'],
+  closedToDeparture: ['closed_to_departure', 'boolean'],
+  minStay: ['min_stay', 'integer'],
+  maxStay: ['max_stay', 'integer'],
+} as const satisfies Record<keyof RoomNightOverride, readonly [string, string]>;
+
+const PRICE_COLUMNS = {
+  base: ['base', 'integer'],
+  includedAdults: ['included_adults', 'integer'],
+  extraAdult: ['extra_adult', 'integer'],
+  child: ['child', 'integer'],
+} as const satisfies Record<keyof PriceNightOverride, readonly [string, string]>;
+
+type Columns = Record<string, readonly [string, string]>;
+
+/** `col = EXCLUDED.col` and the typed parameters of the fields an update names, from `$first` on. */
+function named<C extends Columns>(columns: C, fields: Partial<Record<keyof C, unknown>>, first: number) {
+  const entries = Object.entries(columns).filter(([field]) => fields[field] !== undefined);
+  return {
+    columns: entries.map(([, [column]]) => column),
+    values: entries.map(([field]) => fields[field]),
+    params: entries.map(([, [, type]], i) => `$${first + i}::${type}`),
+  };
+}
+
+type RoomRow = {
+  room_type_id: string;
+  night: string;
+  rooms: number | null;
+  stop_sell: boolean | null;
+  closed_to_arrival: boolean | null;
+  closed_to_departure: boolean | null;
+  min_stay: number | null;
+  max_stay: number | null;
+};
+
+type PriceRow = {
+  room_type_id: string;
+  rate_plan_id: string;
+  night: string;
+  base: number | null;
+  included_adults: number | null;
+  extra_adult: number | null;
+  child: number | null;
+};
+
+/** SQL of the operator calendar: overrides per night, read with the inventory for a range. */
+export const calendarRepository = {
+  /**
+   * Overrides and inventory rows of the nights `from`..`to` (inclusive) for `roomTypeIds`: three
+   * range scans of primary keys, read fresh on every call so every process sees a change at once.
+   */
+  async loadState(
+    db: Executor,
+    hotelId: string,
+    from: string,
+    to: string,
+    roomTypeIds: readonly string[],
+  ): Promise<CalendarState> {
+    const params = [hotelId, roomTypeIds, from, to];
+    const range = 'hotel_id = $1 AND room_type_id = ANY($2::text[]) AND night BETWEEN $3 AND $4';
+    const rooms = await db.query<RoomRow>(
+      `SELECT room_type_id, night, rooms, stop_sell, closed_to_arrival, closed_to_departure, min_stay, max_stay
+       FROM calendar_overrides WHERE ${range}`,
+      params,
+    );
+    const prices = await db.query<PriceRow>(
+      `SELECT room_type_id, rate_plan_id, night, base, included_adults, extra_adult, child
+       FROM calendar_price_overrides WHERE ${range}`,
+      params,
+    );
+    const inventory = await db.query<{ room_type_id: string; night: string; total: number; sold: number }>(
+      `SELECT room_type_id, night, total, sold FROM inventory WHERE ${range}`,
+      params,
+    );
+    return {
+      rooms: new Map(
+        rooms.rows.map((r) => [
+          roomNightKey(r.room_type_id, r.night),
+          {
+            rooms: r.rooms,
+            stopSell: r.stop_sell,
+            closedToArrival: r.closed_to_arrival,
+            closedToDeparture: r.closed_to_departure,
+            minStay: r.min_stay,
+            maxStay: r.max_stay,
+          },
+        ]),
+      ),
+      prices: new Map(
+        prices.rows.map((r) => [
+          priceNightKey(r.room_type_id, r.rate_plan_id, r.night),
+          { base: r.base, includedAdults: r.included_adults, extraAdult: r.extra_adult, child: r.child },
+        ]),
+      ),
+      inventory: new Map(
+        inventory.rows.map((r) => [roomNightKey(r.room_type_id, r.night), { total: r.total, sold: r.sold }]),
+      ),
+    };
+  },
+
+  /** Sets the named fields (`null` clears one) of every room type on every night. */
+  async setRoomNights(
+    tx: Executor,
+    hotelId: string,
+    roomTypeIds: readonly string[],
+    nights: readonly string[],
+    fields: Partial<RoomNightOverride>,
+  ): Promise<void> {
+    const set = named(ROOM_COLUMNS, fields, 4);
+    if (set.columns.length === 0 || roomTypeIds.length === 0 || nights.length === 0) return;
+    await tx.query(
+      `INSERT INTO calendar_overrides (hotel_id, room_type_id, night, ${set.columns.join(', ')})
+       SELECT $1, t.id, n.night, ${set.params.join(', ')}
+       FROM unnest($2::text[]) AS t(id) CROSS JOIN unnest($3::date[]) AS n(night)
+       ORDER BY t.id COLLATE "C", n.night
+       ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET
+         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+      [hotelId, roomTypeIds, nights, ...set.values],
+    );
+  },
+
+  /** Sets the named price fields of every (room type, rate plan) pair on every night. */
+  async setPriceNights(
+    tx: Executor,
+    hotelId: string,
+    plans: ReadonlyArray<{ roomTypeId: string; ratePlanId: string }>,
+    nights: readonly string[],
+    fields: Partial<PriceNightOverride>,
+  ): Promise<void> {
+    const set = named(PRICE_COLUMNS, fields, 5);
+    if (set.columns.length === 0 || plans.length === 0 || nights.length === 0) return;
+    await tx.query(
+      `INSERT INTO calendar_price_overrides (hotel_id, room_type_id, rate_plan_id, night, ${set.columns.join(', ')})
+       SELECT $1, p.room_type_id, p.rate_plan_id, n.night, ${set.params.join(', ')}
+       FROM unnest($2::text[], $3::text[]) AS p(room_type_id, rate_plan_id)
+       CROSS JOIN unnest($4::date[]) AS n(night)
+       ON CONFLICT (hotel_id, room_type_id, rate_plan_id, night) DO UPDATE SET
+         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+      [hotelId, plans.map((p) => p.roomTypeId), plans.map((p) => p.ratePlanId), nights, ...set.values],
+    );
+  },
+
+  /** Deletes the rows of the range left with nothing overridden: the catalogue decides those nights again. */
+  async deleteCleared(tx: Executor, hotelId: string, from: string, to: string): Promise<void> {
+    await tx.query(
+      `DELETE FROM calendar_overrides WHERE hotel_id = $1 AND night BETWEEN $2 AND $3
+         AND rooms IS NULL AND stop_sell IS NULL AND closed_to_arrival IS NULL
+         AND closed_to_departure IS NULL AND min_stay IS NULL AND max_stay IS NULL`,
+      [hotelId, from, to],
+    );
+    await tx.query(
+      `DELETE FROM calendar_price_overrides WHERE hotel_id = $1 AND night BETWEEN $2 AND $3
+         AND base IS NULL AND included_adults IS NULL AND extra_adult IS NULL AND child IS NULL`,
+      [hotelId, from, to],
+    );
+  },
+};

@@ -1,0 +1,203 @@
+import { eachNight } from '../calendar/dates.ts';
+import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+
+/**
+ * The one answer to "what is the price and the rule for this room type on this night": the
+ * catalogue (plan prices, seasons, restrictions) with the operator calendar's overrides on top,
+ * which win for the nights they name (API.md 7.4). Pure: the overrides and the rooms sold are
+ * read by `calendar.repository.ts` and handed in; search, quote, reservation, modification and the
+ * calendar itself all ask this view.
+ */
+
+/** A room's price fields in force on one night, defaults applied. */
+export type NightPrice = { base: number; includedAdults: number; extraAdult: number; child: number };
+
+/** Where a restriction in force came from: a catalogue restriction's period or the overridden night. */
+export type RuleSource = {
+  from: string;
+  to: string;
+  /** Catalogue order of the restriction (−1 for an override), so the first one listed decides. */
+  order: number;
+};
+
+export type StayLimit = RuleSource & { nights: number };
+
+/** The restrictions in force on one night; `null` = none. Stay limits apply to arrivals that night. */
+export type NightRestrictions = {
+  stopSell: RuleSource | null;
+  closedToArrival: RuleSource | null;
+  closedToDeparture: RuleSource | null;
+  minStay: StayLimit | null;
+  maxStay: StayLimit | null;
+};
+
+/** One night's override of a room type's rooms and restrictions; `null` = not overridden. */
+export type RoomNightOverride = {
+  rooms: number | null;
+  stopSell: boolean | null;
+  closedToArrival: boolean | null;
+  closedToDeparture: boolean | null;
+  minStay: number | null;
+  maxStay: number | null;
+};
+
+/** One night's override of a room type's price under one rate plan; `null` = not overridden. */
+export type PriceNightOverride = {
+  base: number | null;
+  includedAdults: number | null;
+  extraAdult: number | null;
+  child: number | null;
+};
+
+/** What the database holds for a range of nights: overrides and the per-night inventory rows. */
+export type CalendarState = {
+  rooms: Map<string, RoomNightOverride>;
+  prices: Map<string, PriceNightOverride>;
+  /** Inventory rows (created on first sale): the night's total and rooms sold. */
+  inventory: Map<string, { total: number; sold: number }>;
+};
+
+export const roomNightKey = (roomTypeId: string, night: string) => `${roomTypeId}\u0000${night}`;
+export const priceNightKey = (roomTypeId: string, ratePlanId: string, night: string) =>
+  `${roomTypeId}\u0000${ratePlanId}\u0000${night}`;
+
+export const emptyCalendarState = (): CalendarState => ({
+  rooms: new Map(),
+  prices: new Map(),
+  inventory: new Map(),
+});
+
+/** The merged view of a hotel's nights. Nights outside the range it was loaded for show the catalogue alone. */
+export interface HotelNights {
+  readonly hotel: Hotel;
+  /** Sellable rooms that night: the override, else the catalogue count. */
+  roomsOn(roomTypeId: string, night: string): number;
+  soldOn(roomTypeId: string, night: string): number;
+  leftOn(roomTypeId: string, night: string): number;
+  /** Fewest rooms left over the nights [checkIn, checkOut). */
+  leastLeft(roomTypeId: string, checkIn: string, checkOut: string): number;
+  /** Price fields of the room type under the plan; throws when the plan does not sell it. */
+  priceOn(roomTypeId: string, ratePlanId: string, night: string): NightPrice;
+  /** Restrictions for the room type under the plan (`null`: those applying to every plan). */
+  restrictionsOn(roomTypeId: string, ratePlanId: string | null, night: string): NightRestrictions;
+}
+
+/** A room type is sold under a rate plan only when the plan gives it a price. */
+export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
+  return Object.hasOwn(ratePlan.prices, roomTypeId);
+}
+
+/**
+ * The catalogue's price fields for one night. Seasons are applied in catalogue order, each
+ * replacing only the fields it names, so when several seasons cover the same night the LAST one
+ * listed wins for every field it names: a hotel lists a short special period after the broad season.
+ */
+function cataloguePrice(plan: RatePlan, roomType: RoomTypeDef, night: string): RoomPrice {
+  const price: RoomPrice = { ...(plan.prices[roomType.id] as RoomPrice) };
+  for (const season of plan.seasons) {
+    const override = season.prices[roomType.id];
+    if (!override || night < season.from || night > season.to) continue;
+    for (const [field, value] of Object.entries(override)) {
+      if (value !== undefined) price[field as keyof RoomPrice] = value;
+    }
+  }
+  return price;
+}
+
+function appliesTo(r: RestrictionDef, roomTypeId: string, ratePlanId: string | null): boolean {
+  const plans = ratePlanId === null ? !r.ratePlans : !r.ratePlans || r.ratePlans.includes(ratePlanId);
+  return plans && (!r.roomTypes || r.roomTypes.includes(roomTypeId));
+}
+
+/** The catalogue's restrictions on one night: the first listed decides, the strictest stay limit wins. */
+function catalogueRestrictions(
+  restrictions: RestrictionDef[],
+  roomTypeId: string,
+  ratePlanId: string | null,
+  night: string,
+): NightRestrictions {
+  const result: NightRestrictions = {
+    stopSell: null,
+    closedToArrival: null,
+    closedToDeparture: null,
+    minStay: null,
+    maxStay: null,
+  };
+  restrictions.forEach((r, order) => {
+    if (night < r.from || night > r.to || !appliesTo(r, roomTypeId, ratePlanId)) return;
+    const source = { from: r.from, to: r.to, order };
+    if (r.stopSell) result.stopSell ??= source;
+    if (r.closedToArrival) result.closedToArrival ??= source;
+    if (r.closedToDeparture) result.closedToDeparture ??= source;
+    if (r.minStay !== undefined && (!result.minStay || r.minStay > result.minStay.nights))
+      result.minStay = { ...source, nights: r.minStay };
+    if (r.maxStay !== undefined && (!result.maxStay || r.maxStay < result.maxStay.nights))
+      result.maxStay = { ...source, nights: r.maxStay };
+  });
+  return result;
+}
+
+/** An override's flag: `true` sets the rule on that night alone, `false` lifts the catalogue's. */
+function flag(value: boolean | null, catalogue: RuleSource | null, night: string): RuleSource | null {
+  if (value === null) return catalogue;
+  return value ? { from: night, to: night, order: -1 } : null;
+}
+
+function limit(value: number | null, catalogue: StayLimit | null, night: string): StayLimit | null {
+  return value === null ? catalogue : { from: night, to: night, order: -1, nights: value };
+}
+
+/** The merged view over `state` (overrides and inventory as loaded; empty = the catalogue alone). */
+export function hotelNights(hotel: Hotel, state: CalendarState = emptyCalendarState()): HotelNights {
+  const roomTypes = new Map(hotel.roomTypes.map((r) => [r.id, r]));
+  const plans = new Map(hotel.ratePlans.map((p) => [p.id, p]));
+
+  const roomsOn = (roomTypeId: string, night: string) =>
+    state.rooms.get(roomNightKey(roomTypeId, night))?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
+  const soldOn = (roomTypeId: string, night: string) =>
+    state.inventory.get(roomNightKey(roomTypeId, night))?.sold ?? 0;
+  const leftOn = (roomTypeId: string, night: string) => {
+    const row = state.inventory.get(roomNightKey(roomTypeId, night));
+    const rooms = roomsOn(roomTypeId, night);
+    // The inventory row is what a booking is checked against; it follows `rooms` for future nights.
+    return Math.max(0, (row ? Math.min(rooms, row.total) : rooms) - (row?.sold ?? 0));
+  };
+
+  return {
+    hotel,
+    roomsOn,
+    soldOn,
+    leftOn,
+    leastLeft(roomTypeId, checkIn, checkOut) {
+      const nights = eachNight(checkIn, checkOut);
+      return nights.length === 0 ? 0 : Math.min(...nights.map((n) => leftOn(roomTypeId, n)));
+    },
+    priceOn(roomTypeId, ratePlanId, night) {
+      const roomType = roomTypes.get(roomTypeId);
+      const plan = plans.get(ratePlanId);
+      if (!roomType || !plan || !sellsRoomType(plan, roomTypeId))
+        throw new Error(`Rate plan ${ratePlanId} does not price room type ${roomTypeId} in ${hotel.id}`);
+      const price = cataloguePrice(plan, roomType, night);
+      const override = state.prices.get(priceNightKey(roomTypeId, ratePlanId, night));
+      return {
+        base: override?.base ?? price.base,
+        // Absent fields mean "no surcharge": every adult the room can hold is included.
+        includedAdults: override?.includedAdults ?? price.includedAdults ?? roomType.maxAdults,
+        extraAdult: override?.extraAdult ?? price.extraAdult ?? 0,
+        child: override?.child ?? price.child ?? 0,
+      };
+    },
+    restrictionsOn(roomTypeId, ratePlanId, night) {
+      const catalogue = catalogueRestrictions(hotel.restrictions, roomTypeId, ratePlanId, night);
+      const o = state.rooms.get(roomNightKey(roomTypeId, night));
+      if (!o) return catalogue;
+      return {
+        stopSell: flag(o.stopSell, catalogue.stopSell, night),
+        closedToArrival: flag(o.closedToArrival, catalogue.closedToArrival, night),
+        closedToDeparture: flag(o.closedToDeparture, catalogue.closedToDeparture, night),
+        minStay: limit(o.minStay, catalogue.minStay, night),
+        maxStay: limit(o.maxStay, catalogue.maxStay, night),
+      };
+    },
+  };
+}

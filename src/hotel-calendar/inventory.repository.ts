@@ -1,0 +1,158 @@
+import { eachNight } from '../calendar/dates.ts';
+import type { Executor } from '../infra/db/database.ts';
+
+/** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
+export interface InventoryChange {
+  roomTypeId: string;
+  checkIn: string;
+  checkOut: string;
+  rooms: number;
+}
+
+export interface NightShortage {
+  roomTypeId: string;
+  night: string;
+  left: number;
+}
+
+/** Nets the changes per (room type, night) and sorts them, the lock order every transaction shares. */
+function perNight(changes: InventoryChange[]) {
+  const deltas = new Map<string, { roomTypeId: string; night: string; delta: number }>();
+  for (const change of changes) {
+    for (const night of eachNight(change.checkIn, change.checkOut)) {
+      const key = `${change.roomTypeId}\u0000${night}`;
+      const entry = deltas.get(key) ?? { roomTypeId: change.roomTypeId, night, delta: 0 };
+      entry.delta += change.rooms;
+      deltas.set(key, entry);
+    }
+  }
+  return [...deltas.values()]
+    .filter((d) => d.delta !== 0)
+    .sort((a, b) =>
+      a.roomTypeId === b.roomTypeId ? (a.night < b.night ? -1 : 1) : a.roomTypeId < b.roomTypeId ? -1 : 1,
+    );
+}
+
+/** The sellable rooms of a night: the calendar's override, else the catalogue count (0 once removed). */
+const ROOMS_SQL = 'coalesce(o.rooms, CASE WHEN r.active THEN r.count ELSE 0 END)';
+const OVERRIDE_JOIN = `LEFT JOIN calendar_overrides o
+  ON o.hotel_id = r.hotel_id AND o.room_type_id = r.id AND o.night = t.night`;
+
+/**
+ * Creates the missing rows of (room type, night) pairs sorted by room type then night, taking the
+ * night's rooms, and locks them all in that order: the one order every writer of inventory shares,
+ * so concurrent bookings and calendar changes cannot deadlock.
+ */
+async function createAndLock(tx: Executor, hotelId: string, types: string[], nights: string[]) {
+  await tx.query(
+    `INSERT INTO inventory (hotel_id, room_type_id, night, total)
+     SELECT $1, t.room_type_id, t.night, ${ROOMS_SQL}
+     FROM unnest($2::text[], $3::date[]) WITH ORDINALITY AS t(room_type_id, night, ord)
+     JOIN room_types r ON r.hotel_id = $1 AND r.id = t.room_type_id
+     ${OVERRIDE_JOIN}
+     ORDER BY t.ord
+     ON CONFLICT (hotel_id, room_type_id, night) DO NOTHING`,
+    [hotelId, types, nights],
+  );
+  await tx.query(
+    `SELECT 1 FROM inventory i
+     JOIN unnest($2::text[], $3::date[]) AS t(room_type_id, night)
+       ON i.room_type_id = t.room_type_id AND i.night = t.night
+     WHERE i.hotel_id = $1
+     ORDER BY i.room_type_id COLLATE "C", i.night
+     FOR UPDATE OF i`,
+    [hotelId, types, nights],
+  );
+}
+
+/** Sorted (room type, night) pairs of every room type over every night. */
+function pairs(roomTypeIds: readonly string[], nights: readonly string[]) {
+  const types = [...new Set(roomTypeIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sortedNights = [...new Set(nights)].sort();
+  return {
+    types: types.flatMap((t) => sortedNights.map(() => t)),
+    nights: types.flatMap(() => sortedNights),
+  };
+}
+
+export interface RoomsBelowSold {
+  roomTypeId: string;
+  night: string;
+  rooms: number;
+  sold: number;
+}
+
+export const inventoryRepository = {
+  /**
+   * Brings the nights' totals in step with their rooms (after the calendar changed them), under
+   * the inventory locks. A night whose rooms would fall below the rooms already sold is answered
+   * instead and nothing is updated; the caller must then abort the transaction.
+   */
+  async followRooms(
+    tx: Executor,
+    hotelId: string,
+    roomTypeIds: readonly string[],
+    nights: readonly string[],
+  ): Promise<RoomsBelowSold[]> {
+    const { types, nights: dates } = pairs(roomTypeIds, nights);
+    if (types.length === 0) return [];
+    await createAndLock(tx, hotelId, types, dates);
+    const params = [hotelId, types, dates];
+    const { rows } = await tx.query<{ room_type_id: string; night: string; rooms: number; sold: number }>(
+      `SELECT t.room_type_id, t.night, ${ROOMS_SQL} AS rooms, i.sold
+       FROM unnest($2::text[], $3::date[]) AS t(room_type_id, night)
+       JOIN room_types r ON r.hotel_id = $1 AND r.id = t.room_type_id
+       ${OVERRIDE_JOIN}
+       JOIN inventory i ON i.hotel_id = $1 AND i.room_type_id = t.room_type_id AND i.night = t.night
+       WHERE i.sold > ${ROOMS_SQL}
+       ORDER BY t.room_type_id, t.night`,
+      params,
+    );
+    if (rows.length > 0)
+      return rows.map((r) => ({ roomTypeId: r.room_type_id, night: r.night, rooms: r.rooms, sold: r.sold }));
+    await tx.query(
+      `UPDATE inventory i SET total = ${ROOMS_SQL}
+       FROM unnest($2::text[], $3::date[]) AS t(room_type_id, night)
+       JOIN room_types r ON r.hotel_id = $1 AND r.id = t.room_type_id
+       ${OVERRIDE_JOIN}
+       WHERE i.hotel_id = $1 AND i.room_type_id = t.room_type_id AND i.night = t.night
+         AND i.total <> ${ROOMS_SQL}`,
+      params,
+    );
+    return [];
+  },
+
+  /**
+   * Applies room changes atomically inside the caller's transaction. Rows are created and locked
+   * in one global order (room type, night) so concurrent bookings cannot deadlock; the conditional
+   * UPDATE (and the CHECK behind it) means a night is never sold past its total. Returns the
+   * nights that lacked rooms; the caller must then abort the transaction.
+   */
+  async apply(tx: Executor, hotelId: string, changes: InventoryChange[]): Promise<NightShortage[]> {
+    const deltas = perNight(changes);
+    if (deltas.length === 0) return [];
+    const types = deltas.map((d) => d.roomTypeId);
+    const nights = deltas.map((d) => d.night);
+    const amounts = deltas.map((d) => d.delta);
+    await createAndLock(tx, hotelId, types, nights);
+    const { rows: updated } = await tx.query<{ room_type_id: string; night: string }>(
+      `UPDATE inventory i SET sold = i.sold + t.delta
+       FROM unnest($2::text[], $3::date[], $4::int[]) AS t(room_type_id, night, delta)
+       WHERE i.hotel_id = $1 AND i.room_type_id = t.room_type_id AND i.night = t.night
+         AND i.sold + t.delta <= i.total AND i.sold + t.delta >= 0
+       RETURNING i.room_type_id, i.night`,
+      [hotelId, types, nights, amounts],
+    );
+    if (updated.length === deltas.length) return [];
+    const done = new Set(updated.map((u) => `${u.room_type_id}\u0000${u.night}`));
+    const missing = deltas.filter((d) => !done.has(`${d.roomTypeId}\u0000${d.night}`));
+    const { rows } = await tx.query<{ room_type_id: string; night: string; left: number }>(
+      `SELECT t.room_type_id, t.night, coalesce(i.total - i.sold, 0)::int AS left
+       FROM unnest($2::text[], $3::date[]) AS t(room_type_id, night)
+       LEFT JOIN inventory i ON i.hotel_id = $1 AND i.room_type_id = t.room_type_id AND i.night = t.night
+       ORDER BY t.room_type_id, t.night`,
+      [hotelId, missing.map((m) => m.roomTypeId), missing.map((m) => m.night)],
+    );
+    return rows.map((r) => ({ roomTypeId: r.room_type_id, night: r.night, left: Math.max(0, r.left) }));
+  },
+};
