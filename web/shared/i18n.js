@@ -1,5 +1,5 @@
 // Texts, dates and money in the guest's language. Every visible string comes from
-// /assets/i18n/<lang>.json; this module only looks them up and formats values with Intl.
+// web/i18n/<lang>.json (fetched beside this module, under the same versioned URL); this module only looks them up and formats values with Intl.
 
 export const LANGUAGES = ['en', 'es', 'pt'];
 const STORAGE_KEY = 'innkeep.lang';
@@ -23,7 +23,7 @@ export function initialLanguage() {
 }
 
 export async function setLanguage(lang, { remember = false } = {}) {
-  const response = await fetch(`/assets/i18n/${lang}.json`);
+  const response = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
   texts = await response.json();
   current = lang;
   document.documentElement.lang = lang;
