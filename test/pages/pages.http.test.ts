@@ -204,6 +204,18 @@ describe('pages over HTTP', () => {
     assert.equal(api.headers['content-encoding'], undefined);
   });
 
+  it('marks the 404 of an unknown route (unknownRoute: true), so /desk tells it from an unknown resource', async () => {
+    const route = await t.inject({ method: 'GET', url: '/api/v1/operator/no-such-endpoint' });
+    assert.equal(route.statusCode, 404);
+    assert.equal(route.headers['content-type'], 'application/problem+json; charset=utf-8');
+    assert.equal(route.json().code, 'not_found');
+    assert.equal(route.json().unknownRoute, true);
+    const reservation = await t.inject({ method: 'GET', url: '/api/v1/booking/hotels/no-such-hotel' });
+    assert.equal(reservation.statusCode, 404);
+    assert.equal(reservation.json().code, 'not_found');
+    assert.equal(reservation.json().unknownRoute, undefined);
+  });
+
   it('has the same text keys in every language catalogue', () => {
     const keys = (lang: string) =>
       Object.keys(
