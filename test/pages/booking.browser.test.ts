@@ -117,6 +117,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
     await page.locator('.form-alert').waitFor();
     assert.match(await page.locator('.form-alert').innerText(), /declin/i);
+    assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.getByLabel(/Visa/).check();
     await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
@@ -138,6 +139,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
       await page.locator('.unavailable').innerText(),
       /minimum stay is 3 nights for arrivals from/,
     );
+    assert.deepEqual(await seriousA11yViolations(page), []);
   });
 
   it('switches language: texts, <html lang>, money and dates; the choice is remembered', async () => {
@@ -159,6 +161,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     const total = await page.locator('.offer .total').first().innerText();
     assert.match(total, /^\d+,\d{2}\s€$/);
     assert.match(await page.locator('main').innerText(), /2 noites/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.reload();
     await page.getByRole('button', { name: 'Ver preços' }).waitFor();
