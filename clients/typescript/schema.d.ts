@@ -501,6 +501,8 @@ export interface components {
              * @example https://innkeep.dev/problems/no-availability
              */
             type: string;
+            /** @description Only on the `404` of a path no endpoint serves (never on an unknown reservation, session or hotel). */
+            unknownRoute?: boolean;
         };
     };
     responses: never;

@@ -6,7 +6,15 @@ import type { CatalogStore } from '../catalog/catalog.service.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { PAGE_LANGUAGES, type PageLanguage, pickLanguage } from './language.ts';
 import { escapeHtml, renderShell, type Texts } from './shell.ts';
-import { loadStaticAssets, matchesEtag } from './static-assets.ts';
+import {
+  assetUrl,
+  contentEtag,
+  IMMUTABLE_CACHE_CONTROL,
+  loadStaticAssets,
+  matchesEtag,
+  REVALIDATE_CACHE_CONTROL,
+  resolveAsset,
+} from './static-assets.ts';
 
 /** The page code: plain ES modules, CSS and the text catalogues, served as they are (no build). */
 export const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -32,19 +40,15 @@ export const PAGES_CSP = {
 };
 
 /**
- * Assets are revalidated on every use (`no-cache` + ETag answers 304): their names are not
- * hashed, because ES modules import each other by plain names.
- */
-const ASSET_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-
-/**
  * The pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}` for guests,
  * `/desk` for hotel staff, and their assets under `/assets/`. Scoped (not fastify-plugin): its
  * compression and CSP stay on its routes. A new page is one more `sendPage(…)` route, a
  * `web/<page>/<page>.js` module and its texts in each catalogue.
  */
 export async function pagesPlugin(app: FastifyInstance, opts: { catalog: CatalogStore }) {
+  // Versioned at start from the files' contents (no build step): see static-assets.ts.
   const assets = loadStaticAssets(WEB_ROOT);
+  const asset = (path: string) => assetUrl(assets, path);
   const catalogues = Object.fromEntries(
     PAGE_LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(`${WEB_ROOT}i18n/${lang}.json`, 'utf8'))]),
   ) as Record<PageLanguage, Texts>;
@@ -62,11 +66,17 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
   ) => {
     const lang = pickLanguage(request.query.lang, request.headers['accept-language']);
     const texts = catalogues[lang];
-    return reply
+    const html = renderShell({ page, lang, texts, title: texts[titleKey] ?? titleKey, data, asset });
+    // The shell names the assets' version, so it is revalidated on every visit (a 304 when
+    // unchanged) while the assets themselves are cached for good.
+    const etag = contentEtag(html);
+    reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
+      .header('cache-control', REVALIDATE_CACHE_CONTROL)
       .header('vary', 'Accept-Language')
-      .send(renderShell({ page, lang, texts, title: texts[titleKey] ?? titleKey, data }));
+      .header('etag', etag);
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.send(html);
   };
 
   app.get<{ Params: { hotel: string }; Querystring: { lang?: string } }>(
@@ -84,7 +94,16 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
           .code(404)
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(renderShell({ page: 'shared', lang, texts, title: texts['notFound.title'] ?? '', mainHtml }));
+          .send(
+            renderShell({
+              page: 'shared',
+              lang,
+              texts,
+              title: texts['notFound.title'] ?? '',
+              mainHtml,
+              asset,
+            }),
+          );
       }
       return sendPage(request, reply, 'book', 'book.title', { hotel: hotel.id });
     },
@@ -112,14 +131,15 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
     // Assets come from memory; limiting them would only break pages mid-load.
     { helmet: pageHelmet, config: { rateLimit: false }, schema: { hide: true } },
     async (request, reply) => {
-      const asset = assets.get(request.params['*']);
-      if (!asset) throw new AppError('not_found', `No asset at ${request.url.split('?')[0]}.`);
+      const { key, current } = resolveAsset(assets, request.params['*']);
+      const file = assets.files.get(key);
+      if (!file) throw new AppError('not_found', `No asset at ${request.url.split('?')[0]}.`);
       reply
-        .header('etag', asset.etag)
-        .header('cache-control', ASSET_CACHE_CONTROL)
+        .header('etag', file.etag)
+        .header('cache-control', current ? IMMUTABLE_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL)
         .header('x-content-type-options', 'nosniff');
-      if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-      return reply.type(asset.contentType).send(asset.body);
+      if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+      return reply.type(file.contentType).send(file.body);
     },
   );
 }

@@ -24,6 +24,8 @@ export interface ShellOptions {
   data?: Record<string, string>;
   /** Server-rendered content of <main>, e.g. the not-found message; else a loading note. */
   mainHtml?: string;
+  /** The URL of an asset by its path under web/ (versioned, so it can be cached for good). */
+  asset: (path: string) => string;
 }
 
 /**
@@ -43,9 +45,9 @@ export function renderShell(o: ShellOptions): string {
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light">
 <title>${escapeHtml(o.title)}</title>
-<link rel="icon" href="/assets/shared/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/shared/style.css">
-<script type="module" src="/assets/${o.page}/${o.page}.js"></script>
+<link rel="icon" href="${o.asset('shared/icon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${o.asset('shared/style.css')}">
+<script type="module" src="${o.asset(`${o.page}/${o.page}.js`)}"></script>
 </head>
 <body data-page="${o.page}"${data}>
 <a class="skip-link" href="#main">${t('skipToContent')}</a>

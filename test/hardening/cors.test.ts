@@ -137,7 +137,7 @@ describe('CORS on the public endpoints (any origin, no credentials, no configura
 });
 
 describe('CORS on the operator API (only the origins in CORS_ORIGINS)', () => {
-  /** The real security plugin with a stand-in operator route: the operator API is not built yet. */
+  /** The real security plugin with stand-in operator routes: the policy alone, no key needed. */
   async function operatorApp(corsOrigins: string[]): Promise<FastifyInstance> {
     const app = Fastify();
     await app.register(security, { corsOrigins });

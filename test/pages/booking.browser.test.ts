@@ -117,6 +117,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
     await page.locator('.form-alert').waitFor();
     assert.match(await page.locator('.form-alert').innerText(), /declin/i);
+    assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.getByLabel(/Visa/).check();
     await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
@@ -138,6 +139,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
       await page.locator('.unavailable').innerText(),
       /minimum stay is 3 nights for arrivals from/,
     );
+    assert.deepEqual(await seriousA11yViolations(page), []);
   });
 
   it('switches language: texts, <html lang>, money and dates; the choice is remembered', async () => {
@@ -154,15 +156,49 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     await page.getByLabel('Saída').fill(checkOut);
     await page.getByRole('button', { name: 'Ver preços' }).click();
     await page.locator('.offer').first().waitFor();
-    // Portuguese money: euros with a decimal comma (Intl in the chosen language, hotel currency).
+    // Portuguese money: euros with a decimal comma (Intl in the chosen language, hotel currency);
+    // the browser names no Portuguese region, so Portugal's way: the sign after the amount.
     const total = await page.locator('.offer .total').first().innerText();
-    assert.match(total, /€/);
-    assert.match(total, /\d,\d{2}(\D|$)/);
+    assert.match(total, /^\d+,\d{2}\s€$/);
     assert.match(await page.locator('main').innerText(), /2 noites/);
+    assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.reload();
     await page.getByRole('button', { name: 'Ver preços' }).waitFor();
     assert.equal(await page.getAttribute('html', 'lang'), 'pt', 'the switch is remembered across a reload');
+  });
+
+  it('speaks the guest’s language and region: Brazilian money and dates, problems in Portuguese', async () => {
+    const { page, errors } = await openPage(browser, app.baseUrl, { ...PHONE, locale: 'pt-BR' });
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    await page.getByLabel('Entrada').fill(checkIn);
+    await page.getByLabel('Saída').fill(checkOut);
+    await page.getByRole('button', { name: 'Ver preços' }).click();
+    const flex = page.locator('.offer').filter({ hasText: 'Double Room · Flexible' });
+    await flex.waitFor();
+    // pt-BR (from Accept-Language / the browser's languages): the sign first, dot thousands.
+    assert.match(await flex.locator('.total').innerText(), /^€\s[\d.]+,\d{2}$/);
+    assert.match(await flex.innerText(), / de [a-zç]{3}\.? de \d{4}/, 'a pt-BR medium date');
+    await flex.getByRole('button', { name: /Escolher/ }).click();
+    await page.getByRole('heading', { name: 'A sua estadia' }).waitFor();
+
+    // The API answers in English; the page says it in Portuguese, next to the field.
+    await page.getByLabel('Nome próprio').fill('Ana');
+    await page.getByLabel('Apelido').fill('Souza');
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByRole('button', { name: 'Reservar' }).click();
+    const email = page.getByLabel('E-mail');
+    const emailError = page.locator(`#${await email.getAttribute('id')}-error`);
+    await emailError.waitFor();
+    assert.equal(await emailError.innerText(), 'Escreva um e-mail como ana@example.com.');
+    assert.equal(await email.getAttribute('aria-invalid'), 'true');
+    assert.equal(
+      await page.locator('.form-alert').innerText(),
+      'Há dados a corrigir: veja as mensagens junto aos campos.',
+    );
+    assert.equal(await page.locator('main [lang="en"]').count(), 0, 'no English left on the page');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    assert.deepEqual(errors, []);
   });
 
   it('answers an unknown hotel with a friendly 404 page', async () => {

@@ -27,8 +27,8 @@ export interface PagesApp {
 }
 
 /** The real service on a real port: the browser talks to it as a guest would. */
-export async function startPagesApp(hotels: HotelDef[]): Promise<PagesApp> {
-  const t = await startTestApp({ hotels });
+export async function startPagesApp(hotels: HotelDef[], env?: Record<string, string>): Promise<PagesApp> {
+  const t = await startTestApp({ hotels, ...(env ? { env } : {}) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
   return { t, baseUrl: `http://127.0.0.1:${port}` };

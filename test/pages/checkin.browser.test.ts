@@ -212,6 +212,7 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Continue' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Payment' }).waitFor();
+    await expectA11y(page);
     assert.deepEqual(errors, []);
 
     // A tampered signature: the page must not claim the session verified.
@@ -226,6 +227,7 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     await page.reload();
     await page.locator('.verification-failed').waitFor();
     assert.match(await page.locator('#verification').innerText(), /did NOT verify/);
+    await expectA11y(page);
   });
 
   it('opens /checkin in Spanish from Accept-Language and switches to Portuguese', async () => {
@@ -244,5 +246,16 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     );
     await expectA11y(page);
     await screenshot(page, 'checkin-find-pt-desktop');
+
+    // No such booking: the API's English detail becomes the Portuguese sentence for not_found.
+    await page.getByLabel('Código da reserva').fill('ZZZZZZZZZ');
+    await page.getByLabel('Apelido').fill('Ninguém');
+    await page.getByRole('button', { name: 'Começar o check-in' }).click();
+    await page.locator('.form-alert').waitFor();
+    assert.equal(
+      await page.locator('.form-alert').innerText(),
+      'Não o encontrámos. Verifique o código ou a ligação e tente de novo.',
+    );
+    await expectA11y(page);
   });
 });

@@ -2,7 +2,7 @@
 // plan is prepaid) → the reservation, with a link to check in.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
 import { field, h, newId } from '../shared/dom.js';
-import { busy, clearProblem, problemText, showProblem } from '../shared/forms.js';
+import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { testCardChoice } from '../shared/test-cards.js';
@@ -473,7 +473,7 @@ startPage(async () => {
     } catch (error) {
       return show(
         h('h1', {}, t('notFound.title')),
-        h('p', { role: 'alert' }, error instanceof Problem ? problemText(error) : t('problem.unexpected')),
+        h('p', { role: 'alert' }, error instanceof Problem ? problemMessage(error) : t('problem.unexpected')),
       );
     }
   }

@@ -2,7 +2,7 @@
 // showing the signed session verified. Reloading continues at the session's `nextStep`.
 import { api, Problem } from '../shared/api.js';
 import { field, h } from '../shared/dom.js';
-import { busy, clearProblem, problemText, showProblem } from '../shared/forms.js';
+import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { testCardChoice } from '../shared/test-cards.js';
@@ -455,7 +455,7 @@ startPage(async () => {
     setTitle(t('checkin.title'));
     return show(
       h('h1', {}, t('checkin.cannotOpen')),
-      h('p', { role: 'alert' }, problemText(state.loadProblem)),
+      h('p', { role: 'alert' }, problemMessage(state.loadProblem)),
       h('a', { href: '/checkin', class: 'button secondary' }, t('checkin.findAgain')),
     );
   }

@@ -69,10 +69,16 @@ export async function operator(method, path, { body, headers = {}, key } = {}) {
   return { body: json, etag: response.headers.get('etag') };
 }
 
-/** The server has no such endpoint at all (an older server), as opposed to an unknown reservation. */
+/**
+ * The server has no such endpoint at all (an older server), as opposed to an unknown reservation:
+ * a 404 `not_found` whose problem carries `unknownRoute: true` (never judged by its English text).
+ */
 export function isMissingEndpoint(problem) {
   return (
-    problem instanceof Problem && problem.status === 404 && /^No endpoint at /.test(problem.detail ?? '')
+    problem instanceof Problem &&
+    problem.status === 404 &&
+    problem.code === 'not_found' &&
+    problem.unknownRoute
   );
 }
 

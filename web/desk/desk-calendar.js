@@ -3,8 +3,8 @@
 // that changes rooms, stop-sell and prices through PATCH.
 import { api } from '../shared/api.js';
 import { field, h } from '../shared/dom.js';
-import { busy, showProblem } from '../shared/forms.js';
-import { date, language, money, t } from '../shared/i18n.js';
+import { busy, problemMessage, showProblem } from '../shared/forms.js';
+import { date, locale, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
 import { addDays, hotelToday, isMissingEndpoint, operator } from './desk-api.js';
 
@@ -110,7 +110,7 @@ function draw(ctx) {
   let body;
   if (view.missing) body = h('p', { class: 'notice' }, t('desk.calendar.unavailable'));
   else if (view.problem)
-    body = h('div', { class: 'form-alert', role: 'alert' }, view.problem.detail ?? t('problem.unexpected'));
+    body = h('div', { class: 'form-alert', role: 'alert' }, problemMessage(view.problem));
   else if (view.data) body = [grid(hotel, ctx), view.editing ? editor(hotel, ctx) : null];
   show(...ctx.frame(h('h1', {}, t('desk.calendar.heading')), controls, body));
 }
@@ -119,7 +119,7 @@ function grid(hotel, ctx) {
   const data = view.data;
   const dates = data.roomTypes[0]?.nights.map((n) => n.date) ?? [];
   const weekday = (d) =>
-    new Intl.DateTimeFormat(language(), {
+    new Intl.DateTimeFormat(locale(), {
       weekday: 'short',
       day: 'numeric',
       month: 'short',

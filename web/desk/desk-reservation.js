@@ -1,7 +1,7 @@
 // One reservation at the desk: what was booked, the online check-in's progress, and what the
 // desk can do (cancel with or without the fee, arrive, depart).
 import { field, h } from '../shared/dom.js';
-import { busy, showProblem } from '../shared/forms.js';
+import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
 import { isMissingEndpoint, operator } from './desk-api.js';
@@ -88,7 +88,7 @@ function draw(detail, ctx) {
       )
     : null;
   const alert = detail.problem
-    ? h('div', { class: 'form-alert', role: 'alert' }, detail.problem.detail ?? '')
+    ? h('div', { class: 'form-alert', role: 'alert' }, problemMessage(detail.problem))
     : null;
   show(
     ...ctx.frame(

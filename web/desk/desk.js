@@ -2,7 +2,7 @@
 // departures, search, a reservation's details with cancel / arrive / depart, and the calendar.
 import { Problem } from '../shared/api.js';
 import { field, h } from '../shared/dom.js';
-import { busy, problemText, showProblem } from '../shared/forms.js';
+import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { forgetKey, hotelToday, operator, savedKey, saveKey } from './desk-api.js';
@@ -209,7 +209,7 @@ function renderToday() {
   const today = state.today;
   if (!today) return show(...frame(h('p', { class: 'loading' }, t('loading'))));
   const alert = today.problem
-    ? h('div', { class: 'form-alert', role: 'alert' }, problemText(today.problem))
+    ? h('div', { class: 'form-alert', role: 'alert' }, problemMessage(today.problem))
     : null;
   show(
     ...frame(

@@ -8,6 +8,8 @@ export class Problem extends Error {
     this.code = body.code;
     this.detail = body.detail;
     this.errors = Array.isArray(body.errors) ? body.errors : [];
+    /** A 404 for a path no route serves (see not-found.ts), not for an unknown resource. */
+    this.unknownRoute = body.unknownRoute === true;
   }
 }
 

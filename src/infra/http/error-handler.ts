@@ -110,7 +110,12 @@ export function sendProblem(
   reply: FastifyReply,
   code: ProblemCode,
   detail: string,
-  extra: { errors?: ProblemDetailEntry[]; headers?: Record<string, string> } = {},
+  extra: {
+    errors?: ProblemDetailEntry[];
+    headers?: Record<string, string>;
+    /** RFC 9457 extension members, e.g. `unknownRoute` on the 404 of a path no route serves. */
+    members?: Record<string, unknown>;
+  } = {},
 ) {
   const { status, title } = PROBLEMS[code];
   if (extra.headers) reply.headers(extra.headers);
@@ -124,6 +129,7 @@ export function sendProblem(
       code,
       detail,
       ...(extra.errors ? { errors: extra.errors } : {}),
+      ...extra.members,
       requestId: String(request.id),
     });
 }

@@ -33,6 +33,10 @@ export const notFoundHandler = fp(async (app: FastifyInstance) => {
         },
       );
     }
-    return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} ${path}.`);
+    // `unknownRoute` tells a client "this server has no such endpoint" (an older version, a typo)
+    // apart from "no such reservation" without reading the English detail.
+    return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} ${path}.`, {
+      members: { unknownRoute: true },
+    });
   });
 });

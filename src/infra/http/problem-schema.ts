@@ -26,6 +26,12 @@ export const Problem = Type.Object(
       ),
     ),
     requestId: Type.String(),
+    unknownRoute: Type.Optional(
+      Type.Boolean({
+        description:
+          'Only on the `404` of a path no endpoint serves (never on an unknown reservation, session or hotel).',
+      }),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
 );
