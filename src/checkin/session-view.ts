@@ -22,6 +22,16 @@ export function sessionStatus(session: SessionRow, reservation: ReservationRow):
   return reservation.status === 'cancelled' ? 'cancelled' : session.status;
 }
 
+/** The steps as API.md 3.2 shows them: `data` is what was accepted, stored already masked. */
+export function stepViews(steps: readonly StepRow[]): SessionView['steps'] {
+  return steps.map((s) => ({
+    name: s.name,
+    status: s.status,
+    required: s.required,
+    ...(s.data !== null ? { data: s.data as NonNullable<SessionView['steps'][number]['data']> } : {}),
+  }));
+}
+
 /** The session object of API.md 3.2: exactly what is returned and what the signature covers. */
 export function buildSessionView(input: {
   id: string;
@@ -53,12 +63,7 @@ export function buildSessionView(input: {
       total: money(r.totalAmount),
       balanceDue: money(balanceDue(r)),
     },
-    steps: steps.map((s) => ({
-      name: s.name,
-      status: s.status,
-      required: s.required,
-      ...(s.data !== null ? { data: s.data as NonNullable<SessionView['steps'][number]['data']> } : {}),
-    })),
+    steps: stepViews(steps),
     nextStep: status === 'open' ? nextStep(steps) : null,
     createdAt: toRfc3339(session.created_at),
     updatedAt: toRfc3339(session.updated_at),
