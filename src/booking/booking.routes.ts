@@ -8,7 +8,13 @@ import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 import { createQuote, searchAvailability } from './availability.service.ts';
-import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
+import {
+  CreatedReservation,
+  QuoteRequest,
+  QuoteResponse,
+  SearchRequest,
+  SearchResponse,
+} from './booking.schemas.ts';
 import { reservationCodeOrNotFound } from './commands/authority.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
 import type { CommandContext } from './commands/command.ts';
@@ -18,7 +24,6 @@ import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
 import {
   CancelRequest,
-  CreatedReservation,
   ModifyRequest,
   ReservationParams,
   ReservationRequest,

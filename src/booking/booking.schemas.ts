@@ -8,6 +8,7 @@ import {
   PriceLineRef,
   RatePlanSummary,
   RoomTypeRef,
+  reservationFields,
   stayEchoFields,
 } from '../reservations/reservation.schemas.ts';
 
@@ -151,3 +152,16 @@ export const QuoteResponse = Type.Object(
   { description: 'The quote: a price locked until expiresAt (rooms are not held)' },
 );
 export type QuoteResponse = Static<typeof QuoteResponse>;
+
+export const CreatedReservation = Type.Object(
+  {
+    ...reservationFields,
+    accessToken: Type.String({
+      description:
+        'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
+      examples: ['rat_…'],
+    }),
+  },
+  { description: 'The reservation, with its access token (returned only here); headers ETag and Location' },
+);
+export type CreatedReservation = Static<typeof CreatedReservation>;

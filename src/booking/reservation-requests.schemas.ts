@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HotelDate, reservationFields } from '../reservations/reservation.schemas.ts';
+import { HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
 
@@ -144,16 +144,3 @@ export const ReservationParams = Type.Object({
     examples: ['R7K3M9Q2X'],
   }),
 });
-
-export const CreatedReservation = Type.Object(
-  {
-    ...reservationFields,
-    accessToken: Type.String({
-      description:
-        'secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed',
-      examples: ['rat_…'],
-    }),
-  },
-  { description: 'The reservation, with its access token (returned only here); headers ETag and Location' },
-);
-export type CreatedReservation = Static<typeof CreatedReservation>;

@@ -21,15 +21,6 @@ import { makeHotel } from '../helpers/test-app.ts';
 import { makeKey, type OperatorApp, startOperatorApp } from './helpers.ts';
 import { arrived, bookStay, eventsOf, onReservation } from './reservation-helpers.ts';
 
-const DOUBLE = {
-  id: 'double',
-  name: 'Double Room',
-  count: 10,
-  maxAdults: 2,
-  maxChildren: 1,
-  maxOccupancy: 3,
-};
-
 describe('operator reservations', () => {
   let app: OperatorApp;
   let hotel: string;
