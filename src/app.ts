@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
-import { CancellationPolicy, PriceLine } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
@@ -26,6 +25,7 @@ import { operatorRoutes } from './operator/operator.routes.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
+import { CancellationPolicy, PriceLine } from './reservations/reservation.schemas.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {

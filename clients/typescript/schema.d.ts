@@ -107,7 +107,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a reservation
+         * @description The reservation with its `ETag`, for the holder of its access token: what the `Location` of a created reservation points to. 401 without a token, 403 with another reservation’s, 404 for an unknown code.
+         */
+        get: operations["getReservation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -391,6 +395,122 @@ export interface paths {
          *     Scope: `keys:write`.
          */
         delete: operations["revokeOperatorKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/reservations/{reservation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a reservation as the hotel
+         * @description The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.
+         *
+         *     Scope: `reservations:read`.
+         */
+        get: operations["getOperatorReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a reservation as the hotel
+         * @description The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
+         *
+         *     Scope: `reservations:write`.
+         */
+        patch: operations["modifyOperatorReservation"];
+        trace?: never;
+    };
+    "/api/v1/operator/reservations/{reservation}/arrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the guest’s arrival
+         * @description On or after the check-in date and before the check-out date (hotel-local), a confirmed `expected` stay becomes `in_house`. `roomNumbers`: at most `rooms` of them, the room type’s own when the catalogue lists them (else `400`), not held by another stay in house on overlapping nights (`409 no_availability`).
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["recordArrival"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/reservations/{reservation}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a reservation as the hotel
+         * @description As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["cancelOperatorReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/reservations/{reservation}/depart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the guest’s departure
+         * @description An `in_house` stay becomes `checked_out`. An early departure keeps the booked nights (no automatic refund).
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["recordDeparture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/reservations/{reservation}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a no-show
+         * @description From the day after the check-in date, an `expected` stay becomes `no_show`: every night’s rooms are released and the fee is the rate plan’s penalty (the total for a non-refundable plan), as for a late cancellation, unless `waiveFee`. The reservation becomes `cancelled`, with `cancellation.reason` `no_show`.
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["recordNoShow"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1373,6 +1493,15 @@ export interface operations {
                         services: string[];
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
                         total: components["schemas"]["Money"];
                         /**
                          * Format: date-time
@@ -1505,6 +1634,211 @@ export interface operations {
             };
         };
     };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation; header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     modifyReservation: {
         parameters: {
             query?: never;
@@ -1531,7 +1865,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @example 2 */
                     adults?: number;
                     /**
                      * Format: date
@@ -1657,6 +1990,15 @@ export interface operations {
                         services: string[];
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
                         total: components["schemas"]["Money"];
                         /**
                          * Format: date-time
@@ -1933,6 +2275,15 @@ export interface operations {
                         services: string[];
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
                         total: components["schemas"]["Money"];
                         /**
                          * Format: date-time
@@ -4543,7 +4894,7 @@ export interface operations {
                                 code: string;
                                 name: string;
                             }[];
-                            /** @description the hotel’s own notes */
+                            /** @description the hotel’s own notes, never shown to the guest */
                             internalNotes: string | null;
                             lines: components["schemas"]["PriceLine"][];
                             nights: number;
@@ -4564,16 +4915,17 @@ export interface operations {
                                 name: string;
                             };
                             services: string[];
-                            /** @description who made the reservation */
+                            /** @description who made it: the public booking API or the hotel */
                             source: "api" | "operator";
                             specialRequests: string | null;
                             status: "confirmed" | "cancelled";
+                            /** @description The stay as the front desk records it (API.md 7.5) */
                             stay: {
                                 arrivedAt: string | null;
                                 departedAt: string | null;
                                 /** @description the rooms given at arrival */
                                 roomNumbers: string[];
-                                /** @description what the front desk recorded (API.md 7.5) */
+                                /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
                                 status: "expected" | "in_house" | "checked_out" | "no_show";
                             };
                             total: components["schemas"]["Money"];
@@ -5071,6 +5423,1732 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOperatorReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation as the hotel sees it, with its check-in progress; header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        /** @description Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret. */
+                        checkin: {
+                            /**
+                             * Format: date-time
+                             * @description once completed
+                             */
+                            completedAt?: string;
+                            status: "not_started" | "in_progress" | "completed";
+                            /** @description the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists */
+                            steps: {
+                                /** @description what was accepted, secrets masked; present once the step was submitted */
+                                data?: {
+                                    address?: {
+                                        city: string;
+                                        country: string;
+                                        line1: string;
+                                        postalCode: string;
+                                    };
+                                    arrivalTime?: string;
+                                    dateOfBirth: string;
+                                    email: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    nationality: string;
+                                    phone?: string;
+                                } | {
+                                    guests: {
+                                        dateOfBirth: string;
+                                        firstName: string;
+                                        lastName: string;
+                                        nationality: string;
+                                    }[];
+                                } | {
+                                    expiryDate: string;
+                                    /** @description whether an image was given (the image itself is never returned) */
+                                    hasImage: boolean;
+                                    issuingCountry: string;
+                                    /**
+                                     * @description the last 4 characters of the document number
+                                     * @example 4567
+                                     */
+                                    numberLast4: string;
+                                    /** @example passport */
+                                    type: string;
+                                } | {
+                                    /** @enum {boolean} */
+                                    purged: true;
+                                } | {
+                                    /** @enum {boolean} */
+                                    acceptTerms: true;
+                                    /** @enum {boolean} */
+                                    signed: true;
+                                    signerName: string;
+                                } | {
+                                    amount: components["schemas"]["Money"];
+                                    brand?: string;
+                                    last4?: string;
+                                };
+                                name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
+                                required: boolean;
+                                status: "pending" | "completed" | "skipped";
+                            }[];
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    modifyOperatorReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+                /** @description ETag of the version you read; a stale one answers 412 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "checkOut": "2027-03-05",
+                 *       "force": true,
+                 *       "internalNotes": "extension agreed by phone"
+                 *     }
+                 */
+                "application/json": {
+                    adults?: number;
+                    /**
+                     * Format: date
+                     * @description hotel-local date YYYY-MM-DD
+                     * @example 2027-03-01
+                     */
+                    checkIn?: string;
+                    /**
+                     * Format: date
+                     * @description hotel-local date YYYY-MM-DD
+                     * @example 2027-03-01
+                     */
+                    checkOut?: string;
+                    children?: number[];
+                    /** @description true: change the stay even when the rate plan forbids it (non-refundable) */
+                    force?: boolean;
+                    /** @description partial: only the given fields change; phone null removes it */
+                    guest?: {
+                        /**
+                         * Format: email
+                         * @example ana@example.com
+                         */
+                        email?: string;
+                        firstName?: string;
+                        lastName?: string;
+                        phone?: string | null;
+                    };
+                    /** @description the hotel’s own notes, never shown to the guest; null clears them */
+                    internalNotes?: string | null;
+                    payment?: {
+                        /**
+                         * @description payment provider token
+                         * @example tok_visa
+                         */
+                        token: string;
+                    };
+                    ratePlanId?: string;
+                    rooms?: number;
+                    roomTypeId?: string;
+                    services?: string[];
+                    specialRequests?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payment_required`, `payment_failed` */
+            402: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `reservation_cancelled`, `not_modifiable`, `no_availability` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`, `restriction_window` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recordArrival: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+                /** @description ETag of the version you read; a stale one answers 412 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the rooms given, at most the reservation’s `rooms`
+                     * @example [
+                     *       "204"
+                     *     ]
+                     */
+                    roomNumbers?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `not_modifiable`, `no_availability` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelOperatorReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+                /** @description ETag of the version you read; a stale one answers 412 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "flight cancelled",
+                 *       "waiveFee": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @example change of plans */
+                    reason?: string;
+                    /** @description true: no cancellation fee (the hotel’s decision) */
+                    waiveFee?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `not_modifiable` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recordDeparture: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+                /** @description ETag of the version you read; a stale one answers 412 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `not_modifiable` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    recordNoShow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+                /** @description ETag of the version you read; a stale one answers 412 */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: no cancellation fee (the hotel’s decision) */
+                    waiveFee?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adults: number;
+                        cancellation: {
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC instant
+                             * @example 2027-02-27T00:00:00Z
+                             */
+                            cancelledAt: string;
+                            fee: components["schemas"]["Money"];
+                            reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                        checkin: {
+                            status: "not_started" | "in_progress" | "completed";
+                        };
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkIn: string;
+                        /**
+                         * Format: date
+                         * @description hotel-local date YYYY-MM-DD
+                         * @example 2027-03-01
+                         */
+                        checkOut: string;
+                        children: number[];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        createdAt: string;
+                        guest: {
+                            email: string;
+                            firstName: string;
+                            lastName: string;
+                            phone?: string;
+                        };
+                        hotelId: string;
+                        /**
+                         * @description confirmation code (Crockford base32)
+                         * @example R7K3M9Q2X
+                         */
+                        id: string;
+                        includedTaxes: {
+                            amount: components["schemas"]["Money"];
+                            code: string;
+                            name: string;
+                        }[];
+                        /** @description the hotel’s own notes, never shown to the guest */
+                        internalNotes: string | null;
+                        lines: components["schemas"]["PriceLine"][];
+                        nights: number;
+                        payment: {
+                            due: components["schemas"]["Money"];
+                            paid: components["schemas"]["Money"];
+                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+                        };
+                        ratePlan: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        };
+                        rooms: number;
+                        roomType: {
+                            id: string;
+                            name: string;
+                        };
+                        services: string[];
+                        /** @description who made it: the public booking API or the hotel */
+                        source: "api" | "operator";
+                        specialRequests: string | null;
+                        status: "confirmed" | "cancelled";
+                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        stay: {
+                            arrivedAt: string | null;
+                            departedAt: string | null;
+                            /** @description the rooms given at arrival */
+                            roomNumbers: string[];
+                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                            status: "expected" | "in_house" | "checked_out" | "no_show";
+                        };
+                        total: components["schemas"]["Money"];
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC instant
+                         * @example 2027-02-27T00:00:00Z
+                         */
+                        updatedAt: string;
+                        /** @description also sent as the ETag; send it back in If-Match */
+                        version: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `not_modifiable` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id"?: string;

@@ -4,29 +4,30 @@ import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import { Reservation } from '../reservations/reservation.schemas.ts';
+import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 import { createQuote, searchAvailability } from './availability.service.ts';
 import {
-  CancelRequest,
   CreatedReservation,
-  ModifyRequest,
   QuoteRequest,
   QuoteResponse,
-  Reservation,
-  ReservationParams,
-  ReservationRequest,
   SearchRequest,
   SearchResponse,
 } from './booking.schemas.ts';
+import { reservationCodeOrNotFound } from './commands/authority.ts';
+import { cancelReservation } from './commands/cancel-reservation.ts';
+import type { CommandContext } from './commands/command.ts';
+import { createReservation, type NewReservation } from './commands/create-reservation.ts';
+import { modifyReservation } from './commands/modify-reservation.ts';
+import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
-import type { ReservationRow } from './reservation.repository.ts';
 import {
-  cancelReservation,
-  createReservation,
-  modifyReservation,
-  type NewReservation,
-} from './reservation.service.ts';
-import { etagOf, reservationView } from './reservation.view.ts';
-import { reservationCodeOrNotFound } from './reservation-access.ts';
+  CancelRequest,
+  ModifyRequest,
+  ReservationParams,
+  ReservationRequest,
+} from './reservation-requests.schemas.ts';
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -45,6 +46,9 @@ const AuthHeaders = Type.Object({
   ),
 });
 const security = [{ reservationToken: [] }];
+
+/** The commands' context for one request: the app's parts and the request's log. */
+const withLog = (ctx: AppContext, log: CommandContext['log']): CommandContext => ({ ...ctx, log });
 
 /** The answer of a PATCH or cancel: the reservation as it is now. */
 const currentReservation = (row: ReservationRow) => ({
@@ -145,7 +149,40 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: { etag: etagOf(row), location: `/api/v1/booking/reservations/${row.code}` },
         payload: { ...reservationView(row), accessToken },
       }));
-      return answer.send(await createReservation(ctx, request.log, request.body, answer));
+      const created = await createReservation(
+        withLog(ctx, request.log),
+        request.body,
+        { kind: 'guest' },
+        answer,
+      );
+      return answer.send(created);
+    },
+  );
+
+  app.get(
+    '/reservations/:reservation',
+    {
+      schema: {
+        operationId: 'getReservation',
+        tags: ['booking'],
+        summary: 'Read a reservation',
+        description:
+          'The reservation with its `ETag`, for the holder of its access token: what the `Location` of a created reservation points to. 401 without a token, 403 with another reservation’s, 404 for an unknown code.',
+        security,
+        headers: Type.Object({ authorization: AuthHeaders.properties.authorization }),
+        params: ReservationParams,
+        response: {
+          200: Reservation,
+          ...problemResponses('unauthorized', 'forbidden', 'not_found'),
+        },
+      },
+      preHandler: authenticate('reservationToken'),
+    },
+    async (request, reply) => {
+      const accessToken = requiredCredential(request);
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const row = await readReservation(ctx, code, { kind: 'guest', accessToken });
+      return reply.header('etag', etagOf(row)).send(reservationView(row));
     },
   );
 
@@ -189,13 +226,11 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const code = reservationCodeOrNotFound(request.params.reservation);
       const answer = atomicReply(request, reply, currentReservation);
       const row = await modifyReservation(
-        ctx,
-        request.log,
+        withLog(ctx, request.log),
         code,
-        token,
-        request.headers['if-match'],
         request.body,
-        answer,
+        { kind: 'guest', accessToken: token },
+        { ...answer, ifMatch: request.headers['if-match'] },
       );
       return answer.send(row);
     },
@@ -239,13 +274,11 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const code = reservationCodeOrNotFound(request.params.reservation);
       const answer = atomicReply(request, reply, currentReservation);
       const row = await cancelReservation(
-        ctx,
-        request.log,
+        withLog(ctx, request.log),
         code,
-        token,
-        request.headers['if-match'],
         request.body,
-        answer,
+        { kind: 'guest', accessToken: token },
+        { ...answer, ifMatch: request.headers['if-match'] },
       );
       return answer.send(row);
     },

@@ -19,6 +19,10 @@ export const RoomTypeDef = Type.Object({
   maxAdults: Type.Integer({ minimum: 1, maximum: 100 }),
   maxChildren: Type.Integer({ minimum: 0, maximum: 100 }),
   maxOccupancy: Type.Integer({ minimum: 1, maximum: 200 }),
+  /** The rooms' own numbers, when the hotel lists them: arrivals may only be given these (API.md 7.5). */
+  roomNumbers: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: '\\S' }), { maxItems: 100_000 }),
+  ),
 });
 export type RoomTypeDef = Static<typeof RoomTypeDef>;
 

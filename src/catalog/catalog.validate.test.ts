@@ -185,6 +185,16 @@ describe('parseCatalog: cross-references', () => {
     ]);
   });
 
+  it('rejects a room number listed twice in a hotel, and keeps the listed ones', () => {
+    const json = catalogue();
+    const hotel = json.hotels[0];
+    hotel.roomTypes[0].roomNumbers = ['101', '102'];
+    hotel.roomTypes.push({ ...hotel.roomTypes[0], id: 'twin', name: 'Twin', roomNumbers: ['201', '102'] });
+    assert.deepEqual(problemsOf(json), ['hotels/0/roomTypes/2/roomNumbers/1: duplicate room number "102"']);
+    hotel.roomTypes[2].roomNumbers = ['201'];
+    assert.deepEqual(parseCatalog(json).hotels[0]?.roomTypes[0]?.roomNumbers, ['101', '102']);
+  });
+
   it('rejects prices and season prices for unknown room types', () => {
     const json = catalogue();
     const plan = json.hotels[0].ratePlans[0];

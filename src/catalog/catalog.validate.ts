@@ -281,6 +281,12 @@ function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[
       (i) => `${at}/roomTypes/${i}/id`,
       'room type id',
     ),
+    // A room number belongs to one room of the hotel: listed twice, an arrival could be given it twice.
+    ...duplicates(
+      hotel.roomTypes.flatMap((rt) => rt.roomNumbers ?? []),
+      (i) => `${at}/roomTypes/${roomNumberOwner(hotel, i)}`,
+      'room number',
+    ),
     ...duplicates(
       hotel.ratePlans.map((rp) => rp.id),
       (i) => `${at}/ratePlans/${i}/id`,
@@ -304,6 +310,17 @@ function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[
     problems.push(...restrictionProblems(restriction, roomTypeIds, ratePlanIds, `${at}/restrictions/${r}`));
   });
   return problems;
+}
+
+/** `t/roomNumbers/n` of the `i`th room number of the hotel, counted across its room types. */
+function roomNumberOwner(hotel: HotelDef, i: number): string {
+  let left = i;
+  for (const [t, rt] of hotel.roomTypes.entries()) {
+    const numbers = rt.roomNumbers ?? [];
+    if (left < numbers.length) return `${t}/roomNumbers/${left}`;
+    left -= numbers.length;
+  }
+  return '';
 }
 
 function ratePlanProblems(ratePlan: RatePlanDef, roomTypeIds: Set<string>, at: string, warnings: string[]) {
@@ -362,6 +379,7 @@ function withDefaults(hotel: HotelDef): Hotel {
       maxAdults: rt.maxAdults,
       maxChildren: rt.maxChildren,
       maxOccupancy: rt.maxOccupancy,
+      ...(rt.roomNumbers ? { roomNumbers: [...rt.roomNumbers] } : {}),
     })),
     ratePlans: hotel.ratePlans.map((rp) => ({
       id: rp.id,

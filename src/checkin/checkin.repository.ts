@@ -1,26 +1,6 @@
-import { reservationRepository } from '../booking/reservation.repository.ts';
 import type { Executor } from '../infra/db/database.ts';
 import { countInWindow } from '../infra/db/fixed-window-counter.ts';
-import type { Money } from '../payments/money.ts';
 import type { StepName, StepState, StepStatus } from './steps.ts';
-
-/** The columns of a reservation that check-in reads. */
-export interface ReservationRow {
-  id: number;
-  code: string;
-  hotel_id: string;
-  status: 'confirmed' | 'cancelled';
-  check_in: string;
-  check_out: string;
-  rooms: number;
-  stay: { nights: number; adults: number; children?: number[]; roomType: { id: string; name: string } };
-  guest: { firstName: string; lastName: string };
-  total_amount: number;
-  currency: string;
-  paid_amount: number;
-  cancellation: { fee?: Money } | null;
-  access_token_hash: Uint8Array;
-}
 
 export interface SessionRow {
   id: number;
@@ -36,39 +16,10 @@ export interface StepRow extends StepState {
   data: Record<string, unknown> | null;
 }
 
-const RESERVATION_COLUMNS = `id, code, hotel_id, status, check_in, check_out, rooms, stay, guest, total_amount,
-  currency, paid_amount, cancellation, access_token_hash`;
 const SESSION_COLUMNS = 'id, token_secret, reservation_id, status, created_at, updated_at, completed_at';
 
-/** Data access for check-in: sessions, their steps, the reservation they belong to, proof attempts. */
+/** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
 export const checkinRepository = {
-  async reservationByCode(db: Executor, code: string): Promise<ReservationRow | null> {
-    const { rows } = await db.query<ReservationRow>(
-      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE code = $1`,
-      [code],
-    );
-    return rows[0] ?? null;
-  },
-
-  /** The reservation, locked for the rest of the transaction (lock order: reservation, then session). */
-  async lockReservation(tx: Executor, id: number): Promise<ReservationRow> {
-    const { rows } = await tx.query<ReservationRow>(
-      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    if (!rows[0]) throw new Error(`reservation ${id} vanished`);
-    return rows[0];
-  },
-
-  async reservationById(db: Executor, id: number): Promise<ReservationRow> {
-    const { rows } = await db.query<ReservationRow>(
-      `SELECT ${RESERVATION_COLUMNS} FROM reservations WHERE id = $1`,
-      [id],
-    );
-    if (!rows[0]) throw new Error(`reservation ${id} vanished`);
-    return rows[0];
-  },
-
   async sessionByTokenHash(db: Executor, tokenHash: Buffer): Promise<SessionRow | null> {
     const { rows } = await db.query<SessionRow>(
       `SELECT ${SESSION_COLUMNS} FROM checkin_sessions WHERE token_hash = $1`,
@@ -163,54 +114,6 @@ export const checkinRepository = {
            completed_at = CASE WHEN $3 THEN $2 ELSE completed_at END
        WHERE id = $1`,
       [sessionId, now, completed],
-    );
-  },
-
-  /** The reservation's `checkin.status`; nothing else about the reservation changes. */
-  async setReservationCheckinStatus(
-    tx: Executor,
-    reservationId: number,
-    status: 'in_progress' | 'completed',
-  ): Promise<void> {
-    await tx.query(
-      `UPDATE reservations SET checkin_status = $2
-       WHERE id = $1 AND checkin_status <> 'completed' AND checkin_status <> $2`,
-      [reservationId, status],
-    );
-  },
-
-  /** A charge at check-in: one ledger row, and the reservation's paid amount and version move with it. */
-  async recordCheckinCharge(
-    tx: Executor,
-    charge: {
-      reservationId: number;
-      amount: number;
-      currency: string;
-      provider: string;
-      providerRef: string;
-      brand: string | null;
-      last4: string | null;
-      now: Date;
-    },
-  ): Promise<void> {
-    await reservationRepository.recordPayment(tx, {
-      reservationId: charge.reservationId,
-      kind: 'charge',
-      purpose: 'checkin',
-      amount: charge.amount,
-      currency: charge.currency,
-      provider: charge.provider,
-      providerRef: charge.providerRef,
-      brand: charge.brand ?? undefined,
-      last4: charge.last4 ?? undefined,
-    });
-    await tx.query(
-      `UPDATE reservations
-       SET paid_amount = paid_amount + $2,
-           payment_status = CASE WHEN paid_amount + $2 >= total_amount THEN 'paid' ELSE payment_status END,
-           version = version + 1, updated_at = $3
-       WHERE id = $1`,
-      [charge.reservationId, charge.amount, charge.now],
     );
   },
 

@@ -60,7 +60,7 @@ const NO_STORE = 'no-store';
 
 /** Self check-in (API.md 3): thin handlers over the check-in service. */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = checkinService(ctx);
+  const service = checkinService(ctx, app.log);
 
   // A session id is matched only as its canonical characters: one spelled with percent-escapes
   // (`%63ks_…`, `cks%5F…`) is `404`, for every route and before any other hook. No client writes

@@ -1,17 +1,17 @@
 import { hotelToday, toRfc3339, zonedInstant } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
+import { recordEvent } from '../events/record-event.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { windowLimitExceeded } from '../infra/http/rate-limit-headers.ts';
 import { domainMetrics } from '../infra/metrics/domain-metrics.ts';
-import {
-  type ReservationRow,
-  checkinRepository as repo,
-  type SessionRow,
-  type StepRow,
-} from './checkin.repository.ts';
+import { chargeWithinTransaction, type PaymentDeps } from '../payments/charge.ts';
+import { reservationRepository as reservations } from '../reservations/reservation.repository.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import { operatorReservationView } from '../reservations/reservation.view.ts';
+import { checkinRepository as repo, type SessionRow, type StepRow } from './checkin.repository.ts';
 import type { SessionView, SignedSession, StepSubmission } from './checkin.schemas.ts';
 import { sameLastName } from './proof.ts';
 import { balanceDue, buildSessionView, partySize, sessionStatus } from './session-view.ts';
@@ -68,24 +68,28 @@ function expired(expiresAt: Date): AppError {
   );
 }
 
-/** Self check-in (API.md 3): opening sessions, reading them signed, and taking steps. */
-export function checkinService(ctx: AppContext) {
+/**
+ * Self check-in (API.md 3): opening sessions, reading them signed, and taking steps. `log` hears of
+ * a charge that could not be undone.
+ */
+export function checkinService(ctx: AppContext, log: PaymentDeps['log']) {
   const { db } = ctx;
+  const paymentDeps: PaymentDeps = { payments: ctx.payments, log };
 
   function hotelOf(reservation: ReservationRow): Hotel {
-    const hotel = ctx.catalog.get(reservation.hotel_id);
+    const hotel = ctx.catalog.get(reservation.hotelId);
     if (!hotel)
-      throw new Error(`hotel ${reservation.hotel_id} of reservation ${reservation.code} is not loaded`);
+      throw new Error(`hotel ${reservation.hotelId} of reservation ${reservation.code} is not loaded`);
     return hotel;
   }
 
   /** The check-out date at the hotel's check-out time, in the hotel's time zone. */
   function expiryOf(reservation: ReservationRow, hotel: Hotel): Date {
-    return zonedInstant(reservation.check_out, hotel.checkOutTime, hotel.timezone);
+    return zonedInstant(reservation.checkOut, hotel.checkOutTime, hotel.timezone);
   }
 
   async function load(ex: Executor, session: SessionRow, reservation?: ReservationRow): Promise<Loaded> {
-    const r = reservation ?? (await repo.reservationById(ex, session.reservation_id));
+    const r = reservation ?? (await reservations.findById(ex, session.reservation_id));
     const hotel = hotelOf(r);
     return {
       session,
@@ -127,7 +131,7 @@ export function checkinService(ctx: AppContext) {
   async function finish(tx: Executor, state: Loaded, steps: ReturnType<typeof reconcileSteps>, now: Date) {
     const done = allStepsDone(steps);
     await repo.touchSession(tx, state.session.id, now, done);
-    if (done) await repo.setReservationCheckinStatus(tx, state.reservation.id, 'completed');
+    if (done) await reservations.setCheckinStatus(tx, state.reservation.id, 'completed');
   }
 
   /** The public id of a stored session, kept encrypted for guests who prove the reservation again. */
@@ -213,12 +217,12 @@ export function checkinService(ctx: AppContext) {
         );
       }
       const code = normalizeConfirmationCode(proof.reservationId);
-      const reservation = code ? await repo.reservationByCode(db, code) : null;
+      const reservation = code ? await reservations.findByCode(db, code) : null;
       // A valid access token (160 random bits: nothing to guess) is never rate limited.
       const tokenProven =
         reservation !== null &&
         proof.accessToken !== undefined &&
-        sameHash(hashSecret(proof.accessToken), Buffer.from(reservation.access_token_hash));
+        sameHash(hashSecret(proof.accessToken), reservation.accessTokenHash);
       if (!tokenProven) {
         const counters = await limitProofs(proof.clientAddress, code);
         const nameProven =
@@ -250,7 +254,7 @@ export function checkinService(ctx: AppContext) {
       const newId = randomToken('cks_', SESSION_ID_BYTES);
       // Signed inside the transaction, so the answer can be stored with the session it reports.
       return db.transaction(async (tx) => {
-        const locked = await repo.lockReservation(tx, reservation.id);
+        const locked = await reservations.findById(tx, reservation.id, { forUpdate: true });
         if (locked.status === 'cancelled') {
           throw new AppError(
             'reservation_cancelled',
@@ -275,7 +279,7 @@ export function checkinService(ctx: AppContext) {
           const signed = await sign(sessionIdOf(other), await load(tx, other, locked), tx);
           return finishWrite(tx, { created: false, signed }, options);
         }
-        await repo.setReservationCheckinStatus(tx, locked.id, 'in_progress');
+        await reservations.setCheckinStatus(tx, locked.id, 'in_progress');
         const signed = await sign(newId, await load(tx, await repo.lockSession(tx, sessionId), locked), tx);
         return finishWrite(tx, { created: true, signed }, options);
       });
@@ -300,7 +304,7 @@ export function checkinService(ctx: AppContext) {
         const sessionRowId = state.session.id;
         const reservationId = state.reservation.id;
         state = await db.transaction(async (tx) => {
-          const reservation = await repo.lockReservation(tx, reservationId);
+          const reservation = await reservations.findById(tx, reservationId, { forUpdate: true });
           const fresh = await load(tx, await repo.lockSession(tx, sessionRowId), reservation);
           return settle(tx, fresh, ctx.clock.now());
         });
@@ -320,105 +324,89 @@ export function checkinService(ctx: AppContext) {
     ): Promise<SignedSession> {
       const step = submission.step;
       const sessionRow = await findSession(db, id);
-      // A charge made by an attempt whose transaction did not commit is refunded.
-      let uncommittedCharge: { providerRef: string; amount: number; currency: string } | null = null;
-      let reservationCode = '';
-      const refundUncommitted = async () => {
-        if (!uncommittedCharge) return;
-        const charge = uncommittedCharge;
-        uncommittedCharge = null;
-        await ctx.payments.refund({ ...charge, reference: `${reservationCode}/checkin-rollback` });
-      };
+      const { state, signed } = await db.transaction(async (tx) => {
+        const reservation = await reservations.findById(tx, sessionRow.reservation_id, { forUpdate: true });
+        let paid: ReservationRow | null = null;
+        const now = ctx.clock.now();
+        let current = await load(tx, await repo.lockSession(tx, sessionRow.id), reservation);
+        if (now >= current.expiresAt) throw expired(current.expiresAt);
+        current = await settle(tx, current, now);
 
-      try {
-        const { state, signed } = await db.transaction(async (tx) => {
-          await refundUncommitted();
-          const reservation = await repo.lockReservation(tx, sessionRow.reservation_id);
-          reservationCode = reservation.code;
-          const now = ctx.clock.now();
-          let current = await load(tx, await repo.lockSession(tx, sessionRow.id), reservation);
-          if (now >= current.expiresAt) throw expired(current.expiresAt);
-          current = await settle(tx, current, now);
+        const status = sessionStatus(current.session, reservation);
+        const refusal = refuseSubmission(status, current.steps, step);
+        if (refusal) throw refusalError(refusal, step, reservation.code);
 
-          const status = sessionStatus(current.session, reservation);
-          const refusal = refuseSubmission(status, current.steps, step);
-          if (refusal) throw refusalError(refusal, step, reservation.code);
-
-          const shapeErrors = schemaErrors(step, submission);
-          if (shapeErrors.length > 0) throw validationError(shapeErrors);
-          const checked = acceptStepData(step, submission.data, {
-            partySize: partySize(reservation),
-            checkOut: reservation.check_out,
-            today: hotelToday(current.hotel.timezone, now),
-            recognisesPaymentToken: (token) => ctx.payments.recognises(token),
-          });
-          if (!checked.ok) throw validationError(checked.errors);
-          let { view } = checked.accepted;
-
-          const amount = balanceDue(reservation);
-          if (step === 'payment' && amount === 0) {
-            // A correction after paying: nothing is owed, so nothing is charged and the receipt stays.
-            view = (current.steps.find((s) => s.name === 'payment')?.data ?? null) as typeof view;
-          } else if (step === 'payment') {
-            const token = (submission.data as { token: string }).token;
-            const result = await ctx.payments.charge({
-              amount,
-              currency: reservation.currency,
-              token,
-              reference: `${reservation.code}/checkin`,
-            });
-            if (!result.ok) {
-              throw new AppError(
-                'payment_failed',
-                `The payment was declined (${result.declineCode}): ${result.message}`,
-              );
-            }
-            uncommittedCharge = { providerRef: result.providerRef, amount, currency: reservation.currency };
-            await repo.recordCheckinCharge(tx, {
-              reservationId: reservation.id,
-              amount,
-              currency: reservation.currency,
-              provider: ctx.payments.name,
-              providerRef: result.providerRef,
-              brand: result.brand ?? null,
-              last4: result.last4 ?? null,
-              now,
-            });
-            view = {
-              amount: { amount, currency: reservation.currency },
-              ...(result.brand ? { brand: result.brand } : {}),
-              ...(result.last4 ? { last4: result.last4 } : {}),
-            };
-          }
-
-          const { secret, attachment } = checked.accepted;
-          await repo.saveStep(tx, current.session.id, step, {
-            data: view,
-            secret: secret
-              ? ctx.encryptor.encrypt(JSON.stringify(secret), stepContext(current.session.id, step, 'secret'))
-              : null,
-            attachment: attachment
-              ? ctx.encryptor.encrypt(attachment, stepContext(current.session.id, step, 'attachment'))
-              : null,
-            now,
-          });
-          await finish(tx, current, completeStep(current.steps, step), now);
-          const updated = step === 'payment' ? await repo.lockReservation(tx, reservation.id) : reservation;
-          const after = await load(tx, await repo.lockSession(tx, current.session.id), updated);
-          // Signed inside the transaction, so the answer can be stored with the step it reports.
-          return { state: after, signed: await finishWrite(tx, await sign(id, after, tx), options) };
+        const shapeErrors = schemaErrors(step, submission);
+        if (shapeErrors.length > 0) throw validationError(shapeErrors);
+        const checked = acceptStepData(step, submission.data, {
+          partySize: partySize(reservation),
+          checkOut: reservation.checkOut,
+          today: hotelToday(current.hotel.timezone, now),
+          recognisesPaymentToken: (token) => ctx.payments.recognises(token),
         });
-        uncommittedCharge = null;
-        // Counted after the commit (a retried transaction must not count twice); a step on a
-        // completed session is refused, so a completed state here was completed by this step.
-        if (state.session.status === 'completed') domainMetrics.checkinCompleted(state.hotel.id);
-        return signed;
-      } catch (error) {
-        await refundUncommitted();
-        throw error;
-      }
+        if (!checked.ok) throw validationError(checked.errors);
+        let { view } = checked.accepted;
+
+        const amount = balanceDue(reservation);
+        if (step === 'payment' && amount === 0) {
+          // A correction after paying: nothing is owed, so nothing is charged and the receipt stays.
+          view = (current.steps.find((s) => s.name === 'payment')?.data ?? null) as typeof view;
+        } else if (step === 'payment') {
+          const token = (submission.data as { token: string }).token;
+          // Refunded by the helper if this transaction does not commit.
+          const charge = await chargeWithinTransaction(tx, paymentDeps, {
+            reservationId: reservation.id,
+            purpose: 'checkin',
+            amount,
+            currency: reservation.currency,
+            token,
+            reference: `${reservation.code}/checkin`,
+            tokenPath: '/data/token',
+            declined: (message, declineCode) => `The payment was declined (${declineCode}): ${message}`,
+          });
+          paid = await reservations.addPayment(tx, reservation.id, amount, now);
+          await recordPaymentSucceeded(tx, paid, amount);
+          view = {
+            amount: { amount, currency: reservation.currency },
+            ...(charge.brand ? { brand: charge.brand } : {}),
+            ...(charge.last4 ? { last4: charge.last4 } : {}),
+          };
+        }
+
+        const { secret, attachment } = checked.accepted;
+        await repo.saveStep(tx, current.session.id, step, {
+          data: view,
+          secret: secret
+            ? ctx.encryptor.encrypt(JSON.stringify(secret), stepContext(current.session.id, step, 'secret'))
+            : null,
+          attachment: attachment
+            ? ctx.encryptor.encrypt(attachment, stepContext(current.session.id, step, 'attachment'))
+            : null,
+          now,
+        });
+        await finish(tx, current, completeStep(current.steps, step), now);
+        const after = await load(tx, await repo.lockSession(tx, current.session.id), paid ?? reservation);
+        // Signed inside the transaction, so the answer can be stored with the step it reports.
+        return { state: after, signed: await finishWrite(tx, await sign(id, after, tx), options) };
+      });
+      // Counted after the commit (a retried transaction must not count twice); a step on a
+      // completed session is refused, so a completed state here was completed by this step.
+      if (state.session.status === 'completed') domainMetrics.checkinCompleted(state.hotel.id);
+      return signed;
     },
   };
+}
+
+/** `payment.succeeded` (API.md 8.1), in the step's transaction: the reservation as the hotel sees it. */
+async function recordPaymentSucceeded(tx: Executor, paid: ReservationRow, amount: number) {
+  await recordEvent(tx, {
+    type: 'payment.succeeded',
+    hotelId: paid.hotelId,
+    data: {
+      reservation: operatorReservationView(paid),
+      payment: { amount: { amount, currency: paid.currency }, kind: 'charge', purpose: 'checkin' },
+    },
+  });
 }
 
 function validationError(errors: { path?: string; message: string }[]): AppError {

@@ -1,5 +1,6 @@
 import { toRfc3339 } from '../calendar/dates.ts';
-import type { ReservationRow, SessionRow, StepRow } from './checkin.repository.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import type { SessionRow, StepRow } from './checkin.repository.ts';
 import type { SessionView } from './checkin.schemas.ts';
 import { nextStep, type SessionStatus } from './steps.ts';
 
@@ -7,9 +8,9 @@ import { nextStep, type SessionStatus } from './steps.ts';
 export function balanceDue(reservation: ReservationRow): number {
   const owed =
     reservation.status === 'confirmed'
-      ? reservation.total_amount
+      ? reservation.totalAmount
       : (reservation.cancellation?.fee?.amount ?? 0);
-  return Math.max(0, owed - reservation.paid_amount);
+  return Math.max(0, owed - reservation.paidAmount);
 }
 
 export function partySize(reservation: ReservationRow): number {
@@ -19,6 +20,16 @@ export function partySize(reservation: ReservationRow): number {
 /** A cancelled reservation cancels its session, whatever state the session was in. */
 export function sessionStatus(session: SessionRow, reservation: ReservationRow): SessionStatus {
   return reservation.status === 'cancelled' ? 'cancelled' : session.status;
+}
+
+/** The steps as API.md 3.2 shows them: `data` is what was accepted, stored already masked. */
+export function stepViews(steps: readonly StepRow[]): SessionView['steps'] {
+  return steps.map((s) => ({
+    name: s.name,
+    status: s.status,
+    required: s.required,
+    ...(s.data !== null ? { data: s.data as NonNullable<SessionView['steps'][number]['data']> } : {}),
+  }));
 }
 
 /** The session object of API.md 3.2: exactly what is returned and what the signature covers. */
@@ -41,23 +52,18 @@ export function buildSessionView(input: {
       id: r.code,
       status: r.status,
       hotel: { id: hotel.id, name: hotel.name },
-      checkIn: r.check_in,
-      checkOut: r.check_out,
+      checkIn: r.checkIn,
+      checkOut: r.checkOut,
       nights: r.stay.nights,
       adults: r.stay.adults,
       children: [...(r.stay.children ?? [])],
       rooms: r.rooms,
       roomType: { id: r.stay.roomType.id, name: r.stay.roomType.name },
       guestName: `${r.guest.firstName} ${r.guest.lastName}`,
-      total: money(r.total_amount),
+      total: money(r.totalAmount),
       balanceDue: money(balanceDue(r)),
     },
-    steps: steps.map((s) => ({
-      name: s.name,
-      status: s.status,
-      required: s.required,
-      ...(s.data !== null ? { data: s.data as NonNullable<SessionView['steps'][number]['data']> } : {}),
-    })),
+    steps: stepViews(steps),
     nextStep: status === 'open' ? nextStep(steps) : null,
     createdAt: toRfc3339(session.created_at),
     updatedAt: toRfc3339(session.updated_at),

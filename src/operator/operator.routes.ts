@@ -8,6 +8,8 @@ import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
 import { reservationListRoutes } from './reservation-list.routes.ts';
+import { reservationsRoutes } from './reservations.routes.ts';
+import { stayRoutes } from './stay.routes.ts';
 
 /**
  * The operator API (API.md 7), under `/api/v1/operator`: every route in this plugin is guarded by
@@ -35,4 +37,6 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
   await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
+  await app.register(reservationsRoutes, { ctx });
+  await app.register(stayRoutes, { ctx });
 };

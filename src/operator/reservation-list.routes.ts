@@ -3,8 +3,9 @@ import { isCalendarDate, nightsBetween } from '../calendar/dates.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
+import { foldSearchText } from '../reservations/reservation.row.ts';
+import { operatorReservationView } from '../reservations/reservation.view.ts';
 import {
-  foldSearchText,
   type ListPosition,
   type ReservationFilter,
   reservationListRepository,
@@ -13,7 +14,6 @@ import { createCursorCodec } from './list-cursor.ts';
 import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
 import { HotelParams } from './operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from './operator-auth.ts';
-import { operatorReservationItem } from './operator-reservation.view.ts';
 import {
   ReservationListQuery as Query,
   ReservationListPage,
@@ -165,10 +165,10 @@ export const reservationListRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        data: page.map(operatorReservationItem),
+        data: page.map(operatorReservationView),
         nextCursor:
           rows.length > limit && last
-            ? cursors.encode({ v: 1, hotel, filters, after: [last.check_in, last.code] })
+            ? cursors.encode({ v: 1, hotel, filters, after: [last.checkIn, last.code] })
             : null,
       };
     },

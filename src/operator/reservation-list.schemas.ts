@@ -1,12 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Reservation } from '../booking/booking.schemas.ts';
 import { CalendarDate } from '../infra/http/common-schemas.ts';
-
-const Instant = (description: string) => Type.String({ format: 'date-time', description });
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+import { OperatorReservation } from '../reservations/reservation.schemas.ts';
 
 export const CHECKIN_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
-export const STAY_STATUSES = ['expected', 'in_house', 'checked_out', 'no_show'] as const;
 const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v));
 
 /** Query strings arrive as strings (no coercion): each filter is checked as text. */
@@ -42,30 +38,6 @@ export const ReservationListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ReservationListQuery = Static<typeof ReservationListQuery>;
-
-export const StayState = Type.Object(
-  {
-    status: Type.Union(literals(STAY_STATUSES), {
-      description: 'what the front desk recorded (API.md 7.5)',
-    }),
-    arrivedAt: Nullable(Instant('when the guests arrived')),
-    departedAt: Nullable(Instant('when the guests left')),
-    roomNumbers: Type.Array(Type.String(), { description: 'the rooms given at arrival' }),
-  },
-  { additionalProperties: false },
-);
-
-/** The reservation object of API.md 2.6 with what only the hotel sees (7.2, 7.5). */
-export const OperatorReservation = Type.Object(
-  {
-    ...Reservation.properties,
-    internalNotes: Type.Union([Type.String(), Type.Null()], { description: 'the hotel’s own notes' }),
-    source: Type.Union(literals(['api', 'operator']), { description: 'who made the reservation' }),
-    stay: StayState,
-  },
-  { title: 'OperatorReservation' },
-);
-export type OperatorReservation = Static<typeof OperatorReservation>;
 
 export const ReservationListPage = Type.Object(
   {

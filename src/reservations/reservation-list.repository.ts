@@ -1,44 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
-
-/**
- * One reservation as the operator list reads it: the columns booking's reservation repository
- * selects (`booking/reservation.repository.ts`, less the access-token hash, which no list needs)
- * plus the operator columns of migration 006, as the database returns them (snake_case).
- * LEAD: when `src/reservations/` gets its one row type and mapper (issue 9), return that row here.
- */
-export interface ReservationListRow {
-  id: number;
-  code: string;
-  hotel_id: string;
-  status: 'confirmed' | 'cancelled';
-  room_type_id: string;
-  rate_plan_id: string;
-  check_in: string;
-  check_out: string;
-  rooms: number;
-  stay: unknown;
-  guest: unknown;
-  special_requests: string | null;
-  total_amount: number;
-  currency: string;
-  paid_amount: number;
-  payment_status: string;
-  cancellation: unknown;
-  checkin_status: 'not_started' | 'in_progress' | 'completed';
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-  source: 'api' | 'operator';
-  internal_notes: string | null;
-  stay_status: 'expected' | 'in_house' | 'checked_out' | 'no_show';
-  arrived_at: Date | null;
-  departed_at: Date | null;
-  room_numbers: string[];
-}
-
-const COLUMNS = `id, code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms, stay, guest,
-  special_requests, total_amount, currency, paid_amount, payment_status, cancellation, checkin_status,
-  version, created_at, updated_at, source, internal_notes, stay_status, arrived_at, departed_at, room_numbers`;
+import { COLUMNS, type ReservationRow, toReservationRow } from './reservation.row.ts';
 
 /** Where a page ended: the list is ordered by (check-in date, code), both unique together. */
 export interface ListPosition {
@@ -54,32 +15,14 @@ export interface ReservationFilter {
   departureFrom?: string | undefined;
   departureTo?: string | undefined;
   checkin?: 'not_started' | 'in_progress' | 'completed' | undefined;
-  /** Already folded (see `foldSearchText`): lower case, no accents. */
+  /** Already folded (see `foldSearchText` in reservation.row.ts): lower case, no accents. */
   q?: string | undefined;
-}
-
-/**
- * How the application folds names for `search_text` (migration 006) and how a query must be folded
- * to match it: lower case, accents removed (NFD, then combining marks dropped).
- */
-export function foldSearchText(text: string): string {
-  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
 function likeContains(folded: string): string {
   return `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
-
-/**
- * The folded search text of a row. Rows written before the application maintains `search_text`
- * hold '' there: they get the same best-effort fold migration 006 gave older rows.
- * LEAD: once every write sets `search_text` (the commands branch), this is just `search_text`.
- */
-const SEARCH_TEXT = `COALESCE(NULLIF(search_text, ''), translate(
-  lower(code || ' ' || coalesce(guest ->> 'firstName', '') || ' ' || coalesce(guest ->> 'lastName', '')
-        || ' ' || coalesce(guest ->> 'email', '')),
-  'áàâãäåāéèêëēíìîïīóòôõöøōúùûüūçñýÿ', 'aaaaaaaeeeeeiiiiiooooooouuuuucnyy'))`;
 
 export const reservationListRepository = {
   /**
@@ -91,8 +34,8 @@ export const reservationListRepository = {
     filter: ReservationFilter,
     after: ListPosition | null,
     limit: number,
-  ): Promise<ReservationListRow[]> {
-    const { rows } = await db.query<ReservationListRow>(
+  ): Promise<ReservationRow[]> {
+    const { rows } = await db.query(
       `SELECT ${COLUMNS} FROM reservations
        WHERE hotel_id = $1
          AND ($2::text IS NULL OR status = $2)
@@ -101,7 +44,7 @@ export const reservationListRepository = {
          AND ($5::date IS NULL OR check_out >= $5::date)
          AND ($6::date IS NULL OR check_out <= $6::date)
          AND ($7::text IS NULL OR checkin_status = $7)
-         AND ($8::text IS NULL OR ${SEARCH_TEXT} LIKE $8 ESCAPE '\\')
+         AND ($8::text IS NULL OR search_text LIKE $8 ESCAPE '\\')
          AND ($9::date IS NULL OR (check_in, code) > ($9::date, $10::text))
        ORDER BY check_in, code
        LIMIT $11`,
@@ -119,6 +62,6 @@ export const reservationListRepository = {
         limit,
       ],
     );
-    return rows;
+    return rows.map(toReservationRow);
   },
 };

@@ -75,6 +75,7 @@ const RESERVATION_KEYS = [
   'services',
   'specialRequests',
   'status',
+  'stay',
   'total',
   'updatedAt',
   'version',

@@ -13,9 +13,11 @@ export interface OperatorApp {
   root: string;
 }
 
-/** An app with two hotels and a root operator key. */
-export async function startOperatorApp(env: Record<string, string> = {}): Promise<OperatorApp> {
-  const hotels: [HotelDef, HotelDef] = [makeHotel({ name: 'Harbour View' }), makeHotel({ name: 'Old Town' })];
+/** An app with two hotels (these, or two made by `makeHotel`) and a root operator key. */
+export async function startOperatorApp(
+  env: Record<string, string> = {},
+  hotels: [HotelDef, HotelDef] = [makeHotel({ name: 'Harbour View' }), makeHotel({ name: 'Old Town' })],
+): Promise<OperatorApp> {
   const t = await startTestApp({ hotels, env: { LOG_LEVEL: 'silent', ...env } });
   const { secret } = await t.db.transaction((tx) =>
     insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { HTTPMethods } from 'fastify';
 import { SCOPES, type Scope } from '../../src/operator/scopes.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { arrived, bookStay } from './reservation-helpers.ts';
 
 interface RouteCase {
   method: HTTPMethods;
@@ -20,8 +21,8 @@ interface RouteCase {
   body?: unknown;
   /** A query string the route needs (without `?`). */
   query?: string;
-  /** Path parameters other than the hotel (e.g. a fresh key to revoke). */
-  params?: (app: OperatorApp) => Promise<Record<string, string>>;
+  /** Path parameters other than the hotel (e.g. a fresh key to revoke, a reservation of `hotel`). */
+  params?: (app: OperatorApp, hotel: string) => Promise<Record<string, string>>;
 }
 
 const ROUTES: RouteCase[] = [
@@ -59,7 +60,47 @@ const ROUTES: RouteCase[] = [
     hotelScoped: true,
     body: { updates: [{ from: '2030-01-01', to: '2030-01-02', set: { stopSell: false } }] },
   },
+  // Reservation routes: `hotelScoped` books the reservation in the hotel the check names (and an
+  // unknown hotel gets a code that does not exist), so a foreign one must be 404 like a missing one.
+  { ...reservationRoute('GET', ''), scope: 'reservations:read' },
+  { ...reservationRoute('PATCH', ''), scope: 'reservations:write', body: { internalNotes: 'VIP' } },
+  { ...reservationRoute('POST', '/cancel'), scope: 'reservations:write', body: { waiveFee: true } },
+  { ...reservationRoute('POST', '/arrive', { daysPass: 1 }), scope: 'reservations:write', body: {} },
+  {
+    ...reservationRoute('POST', '/depart', { daysPass: 1, arrive: true }),
+    scope: 'reservations:write',
+    body: {},
+  },
+  // A no-show is recorded from the day after the check-in date.
+  { ...reservationRoute('POST', '/no-show', { daysPass: 2 }), scope: 'reservations:write', body: {} },
 ];
+
+let nextStay = 0;
+
+/**
+ * A route on `/reservations/{reservation}…`, with a fresh reservation of the hotel for every call,
+ * each on nights of its own (rooms are few): arriving tomorrow, then the test clock moves `daysPass`
+ * days (to the check-in date, or past it), or weeks ahead.
+ */
+function reservationRoute(
+  method: 'GET' | 'PATCH' | 'POST',
+  suffix: string,
+  state: { daysPass?: number; arrive?: boolean } = {},
+): Omit<RouteCase, 'scope'> {
+  return {
+    method,
+    path: `/reservations/{reservation}${suffix}`,
+    hotelScoped: true,
+    params: async (app, hotel) => {
+      if (!app.hotels.some((h) => h.id === hotel)) return { reservation: 'R0000000X' };
+      const fromToday = state.daysPass ? 1 : 30 + (nextStay++ % 300);
+      const { code } = await bookStay(app.t, hotel, { fromToday, nights: 1 });
+      if (state.daysPass) app.t.clock.advanceDays(state.daysPass);
+      if (state.arrive) await arrived(app.t, app.root, code);
+      return { reservation: code };
+    },
+  };
+}
 
 describe('operator API security (every route)', () => {
   let app: OperatorApp;
@@ -71,7 +112,7 @@ describe('operator API security (every route)', () => {
 
   async function call(route: RouteCase, headers: Record<string, string>, hotel = app.hotels[0].id) {
     let url = OPERATOR + route.path.replace('{hotel}', hotel);
-    for (const [name, value] of Object.entries((await route.params?.(app)) ?? {})) {
+    for (const [name, value] of Object.entries((await route.params?.(app, hotel)) ?? {})) {
       url = url.replace(`{${name}}`, value);
     }
     if (route.query) url += `?${route.query}`;

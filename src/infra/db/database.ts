@@ -43,13 +43,27 @@ export interface PoolStats {
   checkouts: number;
 }
 
+/** Told, once a transaction attempt has ended, whether it committed. */
+export type EndHook = (committed: boolean) => Promise<void>;
+
+/** The executor of one transaction attempt. */
+export interface Transaction extends Executor {
+  /**
+   * Runs `hook` once this attempt has ended: after COMMIT (`true`) or after a rollback, a failed
+   * commit or a retry (`false`). How an external effect (a card charge) follows the data: it is
+   * undone when the attempt that made it does not commit. A hook handles its own failures.
+   */
+  onEnd(hook: EndHook): void;
+}
+
 export interface Database extends Executor {
   readonly kind: 'embedded' | 'postgres';
   /**
    * Runs `fn` in one READ COMMITTED transaction. Deadlocks and serialization failures are retried a
-   * bounded number of times, so `fn` must be safe to run again (external effects compensated on failure).
+   * bounded number of times, so `fn` must be safe to run again (external effects compensated on
+   * failure, see `Transaction.onEnd`).
    */
-  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   poolStats(): PoolStats;
   close(): Promise<void>;
@@ -75,6 +89,31 @@ export async function withRetries<T>(run: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
+}
+
+/**
+ * One transaction attempt with its end hooks: the engines run BEGIN … COMMIT inside `attempt`,
+ * handing `onEnd` to the executor, and the hooks run with the outcome once it is known.
+ */
+export async function withEndHooks<T>(attempt: (onEnd: Transaction['onEnd']) => Promise<T>): Promise<T> {
+  const hooks: EndHook[] = [];
+  const runHooks = async (committed: boolean) => {
+    for (const hook of hooks) {
+      // A hook reports its own failures; one failing must not keep the others from running.
+      await hook(committed).catch(() => {});
+    }
+  };
+  let result: T;
+  try {
+    result = await attempt((hook) => {
+      hooks.push(hook);
+    });
+  } catch (error) {
+    await runHooks(false);
+    throw error;
+  }
+  await runHooks(true);
+  return result;
 }
 
 /** Postgres type OIDs parsed the same way on both engines. */

@@ -1,6 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { type Database, type Executor, keepDateText, parseInt8, TYPE_OIDS } from './database.ts';
+import {
+  type Database,
+  type Executor,
+  keepDateText,
+  parseInt8,
+  TYPE_OIDS,
+  withEndHooks,
+} from './database.ts';
 
 /** The embedded engine: a real PostgreSQL compiled to WASM, persisted in `dataDir` (or memory). */
 export async function openEmbeddedDatabase(dataDir: string | null): Promise<Database> {
@@ -39,16 +46,19 @@ export function embeddedDatabase(pg: PGlite): Database {
     },
     // One connection serialises everything, so there is nothing to retry: no deadlocks are possible.
     transaction: (fn) =>
-      pg.transaction((tx) =>
-        fn({
-          query: async (sql, params) => {
-            const result = await tx.query(sql, params as unknown[] | undefined);
-            return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
-          },
-          script: async (sql) => {
-            await tx.exec(sql);
-          },
-        }),
+      withEndHooks((onEnd) =>
+        pg.transaction((tx) =>
+          fn({
+            query: async (sql, params) => {
+              const result = await tx.query(sql, params as unknown[] | undefined);
+              return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
+            },
+            script: async (sql) => {
+              await tx.exec(sql);
+            },
+            onEnd,
+          }),
+        ),
       ),
     ping: async () => {
       if (closed) throw new Error('database closed');

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Database, keepDateText, parseInt8, TYPE_OIDS, withRetries } from './database.ts';
+import { type Database, keepDateText, parseInt8, TYPE_OIDS, withEndHooks, withRetries } from './database.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -63,50 +63,53 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     query: async <T>(sql: string, params?: readonly unknown[]) =>
       asResult<T>(await pool.query(sql, params as unknown[])),
     transaction: (fn) =>
-      withRetries(async () => {
-        const client = await pool.connect();
-        // Set once the connection itself failed (lost, timed out) rather than a statement: such a
-        // client cannot roll back and is discarded; the server rolls back when its socket closes.
-        let broken = false;
-        // A checked-out client has no pool listener: without this one, a connection lost between two
-        // statements is an unhandled 'error' event, and that crashes the process.
-        const onError = () => {
-          broken = true;
-        };
-        client.on('error', onError);
-        const run = async (query: pg.QueryConfig) => {
-          try {
-            return await client.query(query);
-          } catch (error) {
-            if (!(error instanceof pg.DatabaseError)) broken = true;
-            throw error;
-          }
-        };
-        try {
-          await run({ text: 'BEGIN' });
-          const result = await fn({
-            query: async <T>(sql: string, params?: readonly unknown[]) =>
-              asResult<T>(await run({ text: sql, values: params as unknown[] })),
-            script: async (sql) => {
-              await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
-            },
-          });
-          await run({ text: 'COMMIT' });
-          return result;
-        } catch (error) {
-          if (!broken) {
+      withRetries(() =>
+        withEndHooks(async (onEnd) => {
+          const client = await pool.connect();
+          // Set once the connection itself failed (lost, timed out) rather than a statement: such a
+          // client cannot roll back and is discarded; the server rolls back when its socket closes.
+          let broken = false;
+          // A checked-out client has no pool listener: without this one, a connection lost between two
+          // statements is an unhandled 'error' event, and that crashes the process.
+          const onError = () => {
+            broken = true;
+          };
+          client.on('error', onError);
+          const run = async (query: pg.QueryConfig) => {
             try {
-              await client.query('ROLLBACK');
-            } catch {
-              broken = true;
+              return await client.query(query);
+            } catch (error) {
+              if (!(error instanceof pg.DatabaseError)) broken = true;
+              throw error;
             }
+          };
+          try {
+            await run({ text: 'BEGIN' });
+            const result = await fn({
+              query: async <T>(sql: string, params?: readonly unknown[]) =>
+                asResult<T>(await run({ text: sql, values: params as unknown[] })),
+              script: async (sql) => {
+                await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
+              },
+              onEnd,
+            });
+            await run({ text: 'COMMIT' });
+            return result;
+          } catch (error) {
+            if (!broken) {
+              try {
+                await client.query('ROLLBACK');
+              } catch {
+                broken = true;
+              }
+            }
+            throw error;
+          } finally {
+            client.removeListener('error', onError);
+            client.release(broken);
           }
-          throw error;
-        } finally {
-          client.removeListener('error', onError);
-          client.release(broken);
-        }
-      }),
+        }),
+      ),
     script: async (sql) => {
       await pool.query({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
     },

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { QuoteRequest, SearchRequest } from '../../../src/booking/booking.schemas.ts';
 import {
   CancelRequest,
   ModifyRequest,
-  QuoteRequest,
   ReservationRequest,
-  SearchRequest,
-} from '../../../src/booking/booking.schemas.ts';
+} from '../../../src/booking/reservation-requests.schemas.ts';
 import { daysFromNow, makeHotel, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import {
   endpointRequests,

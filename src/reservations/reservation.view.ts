@@ -1,6 +1,6 @@
 import { toRfc3339 } from '../calendar/dates.ts';
-import type { Reservation } from './booking.schemas.ts';
-import type { ReservationRow } from './reservation.repository.ts';
+import type { ReservationRow } from './reservation.row.ts';
+import type { OperatorReservation, Reservation } from './reservation.schemas.ts';
 
 /** What a client may still owe: the balance while confirmed, the unpaid part of the fee once cancelled. */
 export function amountDue(r: ReservationRow): number {
@@ -8,7 +8,7 @@ export function amountDue(r: ReservationRow): number {
   return Math.max(0, r.totalAmount - r.paidAmount);
 }
 
-/** The reservation object of API.md 2.6. */
+/** The reservation object of API.md 2.6 (with `stay` of 7.5): what the guest sees. */
 export function reservationView(r: ReservationRow): Reservation {
   const money = (amount: number) => ({ amount, currency: r.currency });
   return {
@@ -33,10 +33,25 @@ export function reservationView(r: ReservationRow): Reservation {
     payment: { status: r.paymentStatus, paid: money(r.paidAmount), due: money(amountDue(r)) },
     cancellation: r.cancellation,
     checkin: { status: r.checkinStatus },
+    stay: {
+      status: r.stayStatus,
+      arrivedAt: r.arrivedAt ? toRfc3339(r.arrivedAt) : null,
+      departedAt: r.departedAt ? toRfc3339(r.departedAt) : null,
+      roomNumbers: r.roomNumbers,
+    },
     version: r.version,
     createdAt: toRfc3339(r.createdAt),
     updatedAt: toRfc3339(r.updatedAt),
   } as Reservation;
+}
+
+/**
+ * The reservation as the hotel sees it (API.md 7.2): the guest's object plus `internalNotes` and
+ * `source`. Used by the operator API and as `data.reservation` of every reservation event (8.1):
+ * it holds no secret (no access token, no check-in session id).
+ */
+export function operatorReservationView(r: ReservationRow): OperatorReservation {
+  return { ...reservationView(r), internalNotes: r.internalNotes, source: r.source };
 }
 
 export const etagOf = (r: { version: number }) => `"${r.version}"`;

@@ -1,0 +1,158 @@
+import { hotelToday } from '../../calendar/dates.ts';
+import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
+import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
+import { AppError, invalid } from '../../infra/http/problems.ts';
+import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
+import { assertUsableToken } from '../../payments/charge.ts';
+import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { hotelOrFail } from '../availability.service.ts';
+import type { QuoteResponse } from '../booking.schemas.ts';
+import { inventoryRepository } from '../inventory.repository.ts';
+import { quoteRepository } from '../quote.repository.ts';
+import type { ReservationRequest } from '../reservation-requests.schemas.ts';
+import type { StayPrice } from '../rules/pricing.ts';
+import { sellsRoomType } from '../rules/pricing.ts';
+import { findRestriction } from '../rules/restrictions.ts';
+import type { Authority } from './authority.ts';
+import {
+  type CommandContext,
+  chargeFor,
+  type MoneyMoved,
+  recordPaymentEvents,
+  recordReservationEvent,
+  shortageError,
+  stayFromPrice,
+} from './command.ts';
+
+export interface NewReservation {
+  row: ReservationRow;
+  accessToken: string;
+}
+
+/** Who books: anyone with a quote through the public API, or the hotel with an operator key. */
+export type Booker = { kind: 'guest' } | Extract<Authority, { kind: 'operator' }>;
+
+function quoteAlreadyUsed(): AppError {
+  return new AppError(
+    'quote_already_used',
+    'This quote already became a reservation; retry with the same Idempotency-Key to get it again.',
+  );
+}
+
+/**
+ * Turns a quote into a reservation (API.md 2.3): rooms taken, reservation written, card charged
+ * (prepaid plans) and `reservation.created` raised in one transaction, so a failure leaves no rooms
+ * taken, nothing charged and no event.
+ */
+export async function createReservation(
+  ctx: CommandContext,
+  body: ReservationRequest,
+  booker: Booker,
+  options: WriteOptions<NewReservation> = {},
+): Promise<NewReservation> {
+  const stored = await quoteRepository.find(ctx.db, body.quoteId);
+  if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
+  const now = ctx.clock.now();
+  const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
+  if (await quoteRepository.isUsed(ctx.db, body.quoteId)) throw quoteAlreadyUsed();
+  if (stored.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
+  }
+  const hotel = hotelOrFail(ctx, quote.hotelId);
+  if (booker.kind === 'operator' && booker.hotelIds !== null && !booker.hotelIds.includes(hotel.id)) {
+    throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
+  }
+  // The catalogue may have withdrawn the room type or rate plan since the quote: nothing left to sell.
+  const plan = hotel.ratePlans.find((p) => p.id === quote.ratePlan.id);
+  if (
+    !plan ||
+    !sellsRoomType(plan, quote.roomType.id) ||
+    !hotel.roomTypes.some((r) => r.id === quote.roomType.id)
+  ) {
+    const message = `The ${quote.roomType.name} is no longer sold under the ${quote.ratePlan.name} rate; ask for a new quote.`;
+    throw new AppError('no_availability', message, {
+      errors: [{ roomTypeId: quote.roomType.id, reason: 'sold_out', message }],
+    });
+  }
+  const prepaid = quote.ratePlan.prepayment === 'full';
+  if (prepaid && !body.payment) {
+    throw new AppError(
+      'payment_required',
+      `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
+    );
+  }
+  if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
+
+  // Restrictions may have changed since the quote (catalogue reload); the price stays locked.
+  const today = hotelToday(hotel.timezone, now);
+  const violation = findRestriction(
+    hotel,
+    {
+      roomTypeId: quote.roomType.id,
+      ratePlanId: quote.ratePlan.id,
+      checkIn: quote.checkIn,
+      checkOut: quote.checkOut,
+      today,
+    },
+    await loadHotelNights(ctx.db, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
+  );
+  if (violation) {
+    throw new AppError('restriction_window', violation.message, {
+      errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
+    });
+  }
+
+  const accessToken = randomToken('rat_', 32);
+  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, quote);
+  const created = await ctx.db.transaction(async (tx) => {
+    const shortages = await inventoryRepository.apply(tx, hotel.id, [
+      { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
+    ]);
+    if (shortages.length > 0) {
+      // A concurrent request with the same quote may have just taken the last rooms (it committed
+      // while this one waited for the night locks): that is a used quote, not a sold-out stay.
+      if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
+      throw shortageError(hotel, shortages);
+    }
+    let inserted: ReservationRow;
+    try {
+      inserted = await reservations.insert(tx, {
+        code: confirmationCode(),
+        hotelId: hotel.id,
+        quoteId: quote.id,
+        stay,
+        checkIn: quote.checkIn,
+        checkOut: quote.checkOut,
+        rooms: quote.rooms,
+        guest: body.guest,
+        specialRequests: body.specialRequests ?? null,
+        accessTokenHash: hashSecret(accessToken),
+        source: booker.kind === 'operator' ? 'operator' : 'api',
+        now,
+      });
+    } catch (error) {
+      // A concurrent request with the same quote committed first: the unique quote_id decides.
+      if (
+        sqlState(error) === '23505' &&
+        /quote_id/.test(String((error as { constraint?: string }).constraint ?? (error as Error).message))
+      ) {
+        throw quoteAlreadyUsed();
+      }
+      throw error;
+    }
+    let row = inserted;
+    const moved: MoneyMoved[] = [];
+    if (prepaid && body.payment) {
+      moved.push(await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking'));
+      // Part of creation, not a change: the version stays 1.
+      row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
+    }
+    await recordReservationEvent(tx, 'reservation.created', row);
+    await recordPaymentEvents(tx, row, moved);
+    return finishWrite(tx, { row, accessToken }, options);
+  });
+  domainMetrics.reservationCreated(created.row.hotelId);
+  return created;
+}

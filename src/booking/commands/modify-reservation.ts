@@ -1,0 +1,189 @@
+import { hotelToday } from '../../calendar/dates.ts';
+import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { finishWrite } from '../../infra/db/database.ts';
+import { AppError } from '../../infra/http/problems.ts';
+import { assertUsableToken } from '../../payments/charge.ts';
+import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { hotelOrFail, noOfferError } from '../availability.service.ts';
+import { inventoryRepository } from '../inventory.repository.ts';
+import type { OperatorModifyRequest } from '../reservation-requests.schemas.ts';
+import { evaluateStay } from '../rules/availability.ts';
+import { validateStay } from '../stay-validation.ts';
+import type { Authority } from './authority.ts';
+import {
+  type ChangeOptions,
+  type CommandContext,
+  chargeFor,
+  lockForChange,
+  type MoneyMoved,
+  recordPaymentEvents,
+  recordReservationEvent,
+  refundFor,
+  shortageError,
+  stayFromPrice,
+} from './command.ts';
+
+/** The change asked for: the guest's body of API.md 2.4; `force` and `internalNotes` only for the hotel. */
+export type ModifyInput = OperatorModifyRequest;
+
+const STAY_FIELDS = [
+  'checkIn',
+  'checkOut',
+  'adults',
+  'children',
+  'rooms',
+  'services',
+  'roomTypeId',
+  'ratePlanId',
+] as const;
+
+/** Services and children ages are sets of facts, not sequences: a new order is not a change. */
+function sameMembers(a: readonly (string | number)[], b: readonly (string | number)[]) {
+  const sorted = (list: readonly (string | number)[]) => [...list].map(String).sort();
+  const x = sorted(a);
+  const y = sorted(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/**
+ * PATCH (API.md 2.4, 7.2): a stay change is re-priced at current prices and re-checked; old rooms
+ * are released and new ones taken in the same transaction, so a refused change leaves everything as
+ * it was. A non-refundable plan refuses stay changes, unless the hotel forces them.
+ */
+export async function modifyReservation(
+  ctx: CommandContext,
+  code: string,
+  patch: ModifyInput,
+  authority: Authority,
+  options: ChangeOptions<ReservationRow> = {},
+): Promise<ReservationRow> {
+  if (authority.kind === 'guest' && (patch.force !== undefined || patch.internalNotes !== undefined)) {
+    // The guest's schema already refuses these fields; a caller that bypasses it must not get them.
+    throw new Error('force and internalNotes are the hotel’s alone');
+  }
+  const now = ctx.clock.now();
+  if (patch.payment) assertUsableToken(ctx, patch.payment.token, '/payment/token');
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockForChange(tx, code, authority, options.ifMatch);
+    if (row.status === 'cancelled') {
+      throw new AppError('reservation_cancelled', 'This reservation is cancelled and can no longer change.');
+    }
+    const next: ReservationRow = { ...row, guest: { ...row.guest }, stay: row.stay };
+    const current = {
+      checkIn: row.checkIn,
+      checkOut: row.checkOut,
+      adults: row.stay.adults,
+      children: row.stay.children,
+      rooms: row.rooms,
+      services: row.stay.services,
+      roomTypeId: row.roomTypeId,
+      ratePlanId: row.ratePlanId,
+    };
+    const wanted = {
+      checkIn: patch.checkIn ?? current.checkIn,
+      checkOut: patch.checkOut ?? current.checkOut,
+      adults: patch.adults ?? current.adults,
+      children: patch.children ?? current.children,
+      rooms: patch.rooms ?? current.rooms,
+      services: patch.services ? [...new Set(patch.services)] : current.services,
+      roomTypeId: patch.roomTypeId ?? current.roomTypeId,
+      ratePlanId: patch.ratePlanId ?? current.ratePlanId,
+    };
+    const stayChanged = STAY_FIELDS.some((f) => {
+      const a = current[f];
+      const b = wanted[f];
+      return Array.isArray(a) ? !sameMembers(a, b as (string | number)[]) : a !== b;
+    });
+    let changed = false;
+    const moved: MoneyMoved[] = [];
+
+    if (stayChanged) {
+      if (!row.stay.ratePlan.refundable && patch.force !== true) {
+        throw new AppError(
+          'not_modifiable',
+          `The ${row.stay.ratePlan.name} rate does not allow changes to the stay.`,
+        );
+      }
+      const hotel = hotelOrFail(ctx, row.hotelId);
+      const today = hotelToday(hotel.timezone, now);
+      // A guest already in house may still extend: only a moved arrival must be in the future.
+      // Services as sent, so that error paths point into the body.
+      const asSent = { ...wanted, services: patch.services ?? wanted.services };
+      validateStay(hotel, asSent, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
+      // Rooms are checked by the transactional take below, which first releases the rooms held now.
+      const { offers, unavailable } = evaluateStay(
+        hotel,
+        { ...wanted, today },
+        () => Number.POSITIVE_INFINITY,
+        {
+          roomTypeId: wanted.roomTypeId,
+          ratePlanId: wanted.ratePlanId,
+        },
+        await loadHotelNights(tx, hotel, wanted.checkIn, wanted.checkOut, [wanted.roomTypeId]),
+      );
+      const offer = offers[0];
+      if (!offer) throw noOfferError(unavailable);
+      const shortages = await inventoryRepository.apply(tx, hotel.id, [
+        { roomTypeId: row.roomTypeId, checkIn: row.checkIn, checkOut: row.checkOut, rooms: -row.rooms },
+        {
+          roomTypeId: wanted.roomTypeId,
+          checkIn: wanted.checkIn,
+          checkOut: wanted.checkOut,
+          rooms: wanted.rooms,
+        },
+      ]);
+      if (shortages.length > 0) throw shortageError(hotel, shortages);
+      next.stay = stayFromPrice(hotel, wanted, wanted.roomTypeId, wanted.ratePlanId, offer.price);
+      next.checkIn = wanted.checkIn;
+      next.checkOut = wanted.checkOut;
+      next.rooms = wanted.rooms;
+      next.roomTypeId = wanted.roomTypeId;
+      next.ratePlanId = wanted.ratePlanId;
+      next.totalAmount = next.stay.total.amount;
+      changed = true;
+
+      // Prepaid plans keep the stay paid in full; otherwise only money paid beyond the new total returns.
+      const difference = next.totalAmount - row.paidAmount;
+      if (next.stay.ratePlan.prepayment === 'full' && difference > 0) {
+        if (!patch.payment) {
+          throw new AppError(
+            'payment_required',
+            `The new stay costs ${difference} more (minor units); send payment.token to pay the difference.`,
+          );
+        }
+        moved.push(await chargeFor(tx, ctx, row, patch.payment.token, difference, 'modification'));
+        next.paidAmount = next.totalAmount;
+        next.paymentStatus = 'paid';
+      } else if (difference < 0 && row.paidAmount > 0) {
+        moved.push(await refundFor(tx, ctx, row, -difference, 'modification'));
+        next.paidAmount = next.totalAmount;
+        next.paymentStatus = 'partially_refunded';
+      }
+    }
+
+    if (patch.guest) {
+      const { phone, ...names } = patch.guest;
+      const guest = { ...next.guest, ...names };
+      if (phone === null) delete guest.phone;
+      else if (phone !== undefined) guest.phone = phone;
+      if (JSON.stringify(guest) !== JSON.stringify(row.guest)) {
+        next.guest = guest;
+        changed = true;
+      }
+    }
+    if (patch.specialRequests !== undefined && patch.specialRequests !== row.specialRequests) {
+      next.specialRequests = patch.specialRequests;
+      changed = true;
+    }
+    if (patch.internalNotes !== undefined && patch.internalNotes !== row.internalNotes) {
+      next.internalNotes = patch.internalNotes;
+      changed = true;
+    }
+    if (!changed) return finishWrite(tx, row, options);
+    const updated = await reservations.update(tx, next, now);
+    await recordReservationEvent(tx, 'reservation.modified', updated);
+    await recordPaymentEvents(tx, updated, moved);
+    return finishWrite(tx, updated, options);
+  });
+}

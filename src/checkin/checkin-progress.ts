@@ -1,0 +1,34 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { toRfc3339 } from '../calendar/dates.ts';
+import type { Executor } from '../infra/db/database.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import { checkinRepository as repo } from './checkin.repository.ts';
+import { StepView } from './checkin.schemas.ts';
+import { stepViews } from './session-view.ts';
+
+export const CheckinProgress = Type.Object(
+  {
+    status: Type.Union([Type.Literal('not_started'), Type.Literal('in_progress'), Type.Literal('completed')]),
+    completedAt: Type.Optional(Type.String({ format: 'date-time', description: 'once completed' })),
+    steps: Type.Array(StepView, {
+      description:
+        'the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists',
+    }),
+  },
+  {
+    description:
+      'Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret.',
+  },
+);
+export type CheckinProgress = Static<typeof CheckinProgress>;
+
+/** The reservation's check-in as the hotel reads it: status, completion and the masked steps. */
+export async function checkinProgress(db: Executor, reservation: ReservationRow): Promise<CheckinProgress> {
+  const session = await repo.sessionByReservation(db, reservation.id);
+  const steps = session ? stepViews(await repo.steps(db, session.id)) : [];
+  return {
+    status: reservation.checkinStatus,
+    ...(session?.completed_at ? { completedAt: toRfc3339(session.completed_at) } : {}),
+    steps,
+  };
+}

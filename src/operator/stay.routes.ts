@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
+import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
+import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
+import type { AppContext } from '../context.ts';
+import { problemResponses } from '../infra/http/problem-schema.ts';
+import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import { operatorOperation } from './operator.docs.ts';
+import {
+  AUTH_PROBLEMS,
+  commandContext,
+  currentReservation,
+  deskOf,
+  WRITE_PROBLEMS,
+} from './reservations.routes.ts';
+import {
+  OperatorChangeHeaders,
+  OperatorReservation,
+  OperatorReservationParams,
+} from './reservations.schemas.ts';
+
+const optionalBody = {
+  // The body is optional: none means the defaults.
+  preValidation: async (request: { body: unknown }) => {
+    request.body ??= {};
+  },
+};
+
+/**
+ * `/operator/reservations/{reservation}/arrive|depart|no-show` (API.md 7.5): what happens to the
+ * stay at the front desk. Refusals are `409 not_modifiable` saying why; a room number held by
+ * another stay is `409 no_availability` naming the room.
+ */
+export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const schema = (operationId: string, summary: string, description: string) => ({
+    operationId,
+    summary,
+    ...operatorOperation('reservations:write', description),
+    headers: OperatorChangeHeaders,
+    params: OperatorReservationParams,
+  });
+
+  app.post(
+    '/reservations/:reservation/arrive',
+    {
+      config: { operatorScope: 'reservations:write' },
+      schema: {
+        ...schema(
+          'recordArrival',
+          'Record the guest’s arrival',
+          'On or after the check-in date and before the check-out date (hotel-local), a confirmed `expected` stay becomes `in_house`. `roomNumbers`: at most `rooms` of them, the room type’s own when the catalogue lists them (else `400`), not held by another stay in house on overlapping nights (`409 no_availability`).',
+        ),
+        body: ArriveRequest,
+        response: {
+          200: OperatorReservation,
+          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable', 'no_availability'),
+        },
+      },
+      ...optionalBody,
+    },
+    async (request, reply) => {
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const answer = atomicReply(request, reply, currentReservation);
+      const ifMatch = request.headers['if-match'];
+      const row = await arrive(commandContext(ctx, request.log), code, request.body, deskOf(request), {
+        ...answer,
+        ifMatch,
+      });
+      return answer.send(row);
+    },
+  );
+
+  app.post(
+    '/reservations/:reservation/depart',
+    {
+      config: { operatorScope: 'reservations:write' },
+      schema: {
+        ...schema(
+          'recordDeparture',
+          'Record the guest’s departure',
+          'An `in_house` stay becomes `checked_out`. An early departure keeps the booked nights (no automatic refund).',
+        ),
+        body: DepartRequest,
+        response: {
+          200: OperatorReservation,
+          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
+        },
+      },
+      ...optionalBody,
+    },
+    async (request, reply) => {
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const answer = atomicReply(request, reply, currentReservation);
+      const ifMatch = request.headers['if-match'];
+      const row = await depart(commandContext(ctx, request.log), code, deskOf(request), {
+        ...answer,
+        ifMatch,
+      });
+      return answer.send(row);
+    },
+  );
+
+  app.post(
+    '/reservations/:reservation/no-show',
+    {
+      config: { operatorScope: 'reservations:write' },
+      schema: {
+        ...schema(
+          'recordNoShow',
+          'Record a no-show',
+          'From the day after the check-in date, an `expected` stay becomes `no_show`: every night’s rooms are released and the fee is the rate plan’s penalty (the total for a non-refundable plan), as for a late cancellation, unless `waiveFee`. The reservation becomes `cancelled`, with `cancellation.reason` `no_show`.',
+        ),
+        body: NoShowRequest,
+        response: {
+          200: OperatorReservation,
+          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
+        },
+      },
+      ...optionalBody,
+    },
+    async (request, reply) => {
+      const code = reservationCodeOrNotFound(request.params.reservation);
+      const answer = atomicReply(request, reply, currentReservation);
+      const ifMatch = request.headers['if-match'];
+      const row = await noShow(commandContext(ctx, request.log), code, request.body, deskOf(request), {
+        ...answer,
+        ifMatch,
+      });
+      return answer.send(row);
+    },
+  );
+};

@@ -1,0 +1,183 @@
+import type { Executor } from '../infra/db/database.ts';
+import {
+  type CheckinStatus,
+  COLUMNS,
+  type ReservationRow,
+  type ReservationSource,
+  type StoredGuest,
+  type StoredStay,
+  searchTextOf,
+  toReservationRow,
+} from './reservation.row.ts';
+
+export interface NewReservation {
+  code: string;
+  hotelId: string;
+  quoteId: string;
+  stay: StoredStay;
+  checkIn: string;
+  checkOut: string;
+  rooms: number;
+  guest: StoredGuest;
+  specialRequests: string | null;
+  accessTokenHash: Buffer;
+  source: ReservationSource;
+  now: Date;
+}
+
+const one = (rows: Record<string, unknown>[]) => toReservationRow(rows[0] as Record<string, unknown>);
+
+/** The SQL of the `reservations` table: the only place that reads or writes it. */
+export const reservationRepository = {
+  async insert(tx: Executor, r: NewReservation): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `INSERT INTO reservations (code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms,
+         stay, guest, special_requests, total_amount, currency, payment_status, access_token_hash, quote_id,
+         source, search_text, created_at, updated_at)
+       VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'unpaid', $13, $14, $15, $16, $17, $17)
+       RETURNING ${COLUMNS}`,
+      [
+        r.code,
+        r.hotelId,
+        r.stay.roomType.id,
+        r.stay.ratePlan.id,
+        r.checkIn,
+        r.checkOut,
+        r.rooms,
+        JSON.stringify(r.stay),
+        JSON.stringify(r.guest),
+        r.specialRequests,
+        r.stay.total.amount,
+        r.stay.total.currency,
+        r.accessTokenHash,
+        r.quoteId,
+        r.source,
+        searchTextOf(r.code, r.guest),
+        r.now,
+      ],
+    );
+    return one(rows);
+  },
+
+  /** `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation. */
+  async findByCode(
+    db: Executor,
+    code: string,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<ReservationRow | null> {
+    const { rows } = await db.query(
+      `SELECT ${COLUMNS} FROM reservations WHERE code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [code],
+    );
+    return rows[0] ? toReservationRow(rows[0]) : null;
+  },
+
+  /** By row id (a check-in session's reservation), which must exist. */
+  async findById(db: Executor, id: number, options: { forUpdate?: boolean } = {}): Promise<ReservationRow> {
+    const { rows } = await db.query(
+      `SELECT ${COLUMNS} FROM reservations WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    if (!rows[0]) throw new Error(`reservation ${id} vanished`);
+    return toReservationRow(rows[0]);
+  },
+
+  /** Writes the changed state back and bumps the version: the ETag every client sees changes with it. */
+  async update(tx: Executor, r: ReservationRow, now: Date): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations SET status = $2, room_type_id = $3, rate_plan_id = $4, check_in = $5, check_out = $6,
+         rooms = $7, stay = $8, guest = $9, special_requests = $10, total_amount = $11, paid_amount = $12,
+         payment_status = $13, cancellation = $14, internal_notes = $15, stay_status = $16, arrived_at = $17,
+         departed_at = $18, room_numbers = $19::text[], search_text = $20, version = version + 1, updated_at = $21
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [
+        r.id,
+        r.status,
+        r.stay.roomType.id,
+        r.stay.ratePlan.id,
+        r.checkIn,
+        r.checkOut,
+        r.rooms,
+        JSON.stringify(r.stay),
+        JSON.stringify(r.guest),
+        r.specialRequests,
+        r.stay.total.amount,
+        r.paidAmount,
+        r.paymentStatus,
+        r.cancellation ? JSON.stringify(r.cancellation) : null,
+        r.internalNotes,
+        r.stayStatus,
+        r.arrivedAt,
+        r.departedAt,
+        r.roomNumbers,
+        searchTextOf(r.code, r.guest),
+        now,
+      ],
+    );
+    return one(rows);
+  },
+
+  /** Payment taken as part of creation, not a change: the version stays 1. */
+  async markPaid(tx: Executor, id: number, amount: number): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations SET paid_amount = $2, payment_status = 'paid' WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, amount],
+    );
+    return one(rows);
+  },
+
+  /** A payment after creation (at check-in): the paid amount and the version move with it. */
+  async addPayment(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations
+       SET paid_amount = paid_amount + $2,
+           payment_status = CASE WHEN paid_amount + $2 >= total_amount THEN 'paid' ELSE payment_status END,
+           version = version + 1, updated_at = $3
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, amount, now],
+    );
+    return one(rows);
+  },
+
+  /** The reservation's `checkin.status`; it never goes back from `completed`, nothing else changes. */
+  async setCheckinStatus(
+    tx: Executor,
+    id: number,
+    status: Exclude<CheckinStatus, 'not_started'>,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE reservations SET checkin_status = $2
+       WHERE id = $1 AND checkin_status <> 'completed' AND checkin_status <> $2`,
+      [id, status],
+    );
+  },
+
+  /**
+   * Serialises room-number assignments within a hotel until the transaction ends, so two arrivals
+   * cannot both take room 204 (a lock of its own: bookings and changes do not wait for it).
+   */
+  async lockRoomNumbers(tx: Executor, hotelId: string): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('innkeep:room-numbers:' || $1))`, [hotelId]);
+  },
+
+  /**
+   * Room numbers among `numbers` held by another confirmed stay of the hotel, in house or still to
+   * arrive, over nights that overlap [checkIn, checkOut): the number and the holder's code.
+   */
+  async roomNumbersHeld(
+    db: Executor,
+    q: { hotelId: string; excludingId: number; checkIn: string; checkOut: string; numbers: string[] },
+  ): Promise<Array<{ roomNumber: string; code: string }>> {
+    const { rows } = await db.query<{ room_number: string; code: string }>(
+      `SELECT n AS room_number, r.code
+       FROM reservations r, unnest(r.room_numbers) AS n
+       WHERE r.hotel_id = $1 AND r.id <> $2 AND r.status = 'confirmed'
+         AND r.stay_status IN ('expected', 'in_house')
+         AND r.check_in < $4::date AND r.check_out > $3::date
+         AND n = ANY($5::text[])
+       ORDER BY n, r.code`,
+      [q.hotelId, q.excludingId, q.checkIn, q.checkOut, q.numbers],
+    );
+    return rows.map((r) => ({ roomNumber: r.room_number, code: r.code }));
+  },
+};

@@ -1,0 +1,136 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { CalendarDate, MoneyRef } from '../infra/http/common-schemas.ts';
+
+/** The reservation object (API.md 2.6, 7.2, 7.5) and the shapes it shares with search and quote. */
+
+export const HotelDate = CalendarDate('hotel-local date YYYY-MM-DD', ['2027-03-01']);
+export const Instant = Type.String({
+  format: 'date-time',
+  description: 'RFC 3339 UTC instant',
+  examples: ['2027-02-27T00:00:00Z'],
+});
+
+export const RoomTypeRef = Type.Object({ id: Type.String(), name: Type.String() });
+export const RatePlanSummary = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  refundable: Type.Boolean(),
+  prepayment: Type.Union([Type.Literal('none'), Type.Literal('full')]),
+});
+
+export const PriceLine = Type.Object(
+  {
+    type: Type.Union([Type.Literal('room'), Type.Literal('service'), Type.Literal('tax')]),
+    code: Type.String(),
+    name: Type.String(),
+    date: Type.Optional(HotelDate),
+    quantity: Type.Integer(),
+    unitAmount: MoneyRef,
+    amount: MoneyRef,
+  },
+  { $id: 'PriceLine', description: 'amount = unitAmount × quantity' },
+);
+export const PriceLineRef = Type.Ref(PriceLine);
+
+export const CancellationPolicy = Type.Object(
+  {
+    refundable: Type.Boolean(),
+    freeCancellationUntil: Type.Union([Instant, Type.Null()], {
+      description: 'cancellation is free before this instant; null for a non-refundable plan',
+    }),
+    penalty: MoneyRef,
+  },
+  { $id: 'CancellationPolicy' },
+);
+export const PolicyRef = Type.Ref(CancellationPolicy);
+
+export const IncludedTax = Type.Object({ code: Type.String(), name: Type.String(), amount: MoneyRef });
+
+/** The stay as asked for, echoed by search, quote and reservation responses. */
+export const stayEchoFields = {
+  checkIn: HotelDate,
+  checkOut: HotelDate,
+  nights: Type.Integer(),
+  adults: Type.Integer(),
+  children: Type.Array(Type.Integer()),
+  rooms: Type.Integer(),
+  services: Type.Array(Type.String()),
+};
+
+export const StayState = Type.Object(
+  {
+    status: Type.Union(
+      ['expected', 'in_house', 'checked_out', 'no_show'].map((s) => Type.Literal(s)),
+      {
+        description: 'what happened at the hotel: set by the front desk (arrive, depart, no-show)',
+      },
+    ),
+    arrivedAt: Type.Union([Instant, Type.Null()]),
+    departedAt: Type.Union([Instant, Type.Null()]),
+    roomNumbers: Type.Array(Type.String(), { description: 'the rooms given at arrival' }),
+  },
+  { description: 'The stay as the front desk records it (API.md 7.5)' },
+);
+
+const PaymentState = Type.Object({
+  status: Type.Union(['unpaid', 'paid', 'refunded', 'partially_refunded'].map((s) => Type.Literal(s))),
+  paid: MoneyRef,
+  due: MoneyRef,
+});
+
+export const reservationFields = {
+  id: Type.String({ description: 'confirmation code (Crockford base32)', examples: ['R7K3M9Q2X'] }),
+  status: Type.Union([Type.Literal('confirmed'), Type.Literal('cancelled')]),
+  hotelId: Type.String(),
+  ...stayEchoFields,
+  roomType: RoomTypeRef,
+  ratePlan: RatePlanSummary,
+  guest: Type.Object({
+    firstName: Type.String(),
+    lastName: Type.String(),
+    email: Type.String(),
+    phone: Type.Optional(Type.String()),
+  }),
+  specialRequests: Type.Union([Type.String(), Type.Null()]),
+  lines: Type.Array(PriceLineRef),
+  total: MoneyRef,
+  includedTaxes: Type.Array(IncludedTax),
+  cancellationPolicy: PolicyRef,
+  payment: PaymentState,
+  cancellation: Type.Union([
+    Type.Object({
+      cancelledAt: Instant,
+      reason: Type.Union([Type.String(), Type.Null()]),
+      fee: MoneyRef,
+      refund: MoneyRef,
+    }),
+    Type.Null(),
+  ]),
+  checkin: Type.Object({
+    status: Type.Union([Type.Literal('not_started'), Type.Literal('in_progress'), Type.Literal('completed')]),
+  }),
+  stay: StayState,
+  version: Type.Integer({ description: 'also sent as the ETag; send it back in If-Match' }),
+  createdAt: Instant,
+  updatedAt: Instant,
+};
+
+export const Reservation = Type.Object(reservationFields, {
+  $id: 'Reservation',
+  description: 'The reservation; header ETag carries its version',
+});
+export type Reservation = Static<typeof Reservation>;
+
+export const OperatorReservation = Type.Object(
+  {
+    ...reservationFields,
+    internalNotes: Type.Union([Type.String(), Type.Null()], {
+      description: 'the hotel’s own notes, never shown to the guest',
+    }),
+    source: Type.Union([Type.Literal('api'), Type.Literal('operator')], {
+      description: 'who made it: the public booking API or the hotel',
+    }),
+  },
+  { description: 'The reservation as the hotel sees it (API.md 7.2); header ETag carries its version' },
+);
+export type OperatorReservation = Static<typeof OperatorReservation>;
