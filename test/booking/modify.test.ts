@@ -309,7 +309,7 @@ describe('modify a reservation', () => {
     );
     assertProblem(stale, 412, 'precondition_failed');
     assert.equal(stale.headers.etag, '"2"');
-    // Nothing changed: the next change is version 3, with the dates as they were.
+    // If-Match compares strongly (RFC 9110): a weak tag never matches, even of the current version.
     const weak = await modify(
       t,
       reservation.id,
@@ -317,9 +317,18 @@ describe('modify a reservation', () => {
       { specialRequests: 'three' },
       { 'if-match': 'W/"2"' },
     );
-    assert.equal(weak.statusCode, 200, weak.body);
-    assert.equal(weak.json().version, 3);
-    assert.equal(weak.json().checkOut, reservation.checkOut);
+    assertProblem(weak, 412, 'precondition_failed');
+    // Nothing changed: the next change is version 3, with the dates as they were.
+    const strong = await modify(
+      t,
+      reservation.id,
+      token,
+      { specialRequests: 'three' },
+      { 'if-match': 'W/"1", "2"' },
+    );
+    assert.equal(strong.statusCode, 200, strong.body);
+    assert.equal(strong.json().version, 3);
+    assert.equal(strong.json().checkOut, reservation.checkOut);
     const any = await modify(t, reservation.id, token, { specialRequests: 'four' }, { 'if-match': '*' });
     assert.equal(any.json().version, 4);
     assert.equal(await roomsLeft(t, h.id, 'double', reservation.checkIn, reservation.checkOut), 9);

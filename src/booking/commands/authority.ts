@@ -36,7 +36,8 @@ export function assertAuthority(row: ReservationRow, authority: Authority): void
 /** `If-Match` (optional): a stale version is refused before anything changes. */
 export function assertVersion(row: ReservationRow, ifMatch: string | undefined): void {
   if (ifMatch === undefined) return;
-  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  // RFC 9110 13.1.1: If-Match uses the strong comparison, so a weak tag (W/"2") never matches.
+  const tags = ifMatch.split(',').map((t) => t.trim());
   if (tags.includes('*') || tags.includes(`"${row.version}"`)) return;
   throw new AppError(
     'precondition_failed',
