@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
+import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
+import { SignedSession } from './checkin/checkin.schemas.ts';
 import type { AppContext } from './context.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { clientErrorHandler } from './infra/http/client-errors.ts';
@@ -25,7 +27,12 @@ import { operatorRoutes } from './operator/operator.routes.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
-import { CancellationPolicy, PriceLine } from './reservations/reservation.schemas.ts';
+import {
+  CancellationPolicy,
+  OperatorReservation,
+  PriceLine,
+  Reservation,
+} from './reservations/reservation.schemas.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
@@ -35,7 +42,30 @@ export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
-const SHARED_SCHEMAS = [Money, PriceLine, CancellationPolicy];
+const ETAG = { description: 'The reservation’s version, `"<version>"`; send it back in `If-Match`.' };
+/** Headers that come with a response schema, wherever it is answered (documented once here). */
+const RESPONSE_HEADERS = {
+  Reservation: { ETag: ETAG },
+  OperatorReservation: { ETag: ETAG },
+  OperatorReservationDetail: { ETag: ETAG },
+  CreatedReservation: {
+    ETag: ETAG,
+    Location: { description: 'The reservation’s URL: `GET` it with the access token.' },
+  },
+};
+
+/** Schemas answered by several operations: named components of the OpenAPI document, for SDKs. */
+const SHARED_SCHEMAS = [
+  Money,
+  PriceLine,
+  CancellationPolicy,
+  SearchResponse,
+  QuoteResponse,
+  Reservation,
+  CreatedReservation,
+  OperatorReservation,
+  SignedSession,
+];
 
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
@@ -100,6 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
     securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
+    headersBySchema: RESPONSE_HEADERS,
   });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
 

@@ -566,6 +566,105 @@ export interface components {
             penalty: components["schemas"]["Money"];
             refundable: boolean;
         };
+        /** @description The reservation, with its access token (returned only here); headers ETag and Location */
+        CreatedReservation: {
+            /**
+             * @description secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed
+             * @example rat_…
+             */
+            accessToken: string;
+            adults: number;
+            cancellation: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC instant
+                 * @example 2027-02-27T00:00:00Z
+                 */
+                cancelledAt: string;
+                fee: components["schemas"]["Money"];
+                reason: string | null;
+                refund: components["schemas"]["Money"];
+            } | null;
+            cancellationPolicy: components["schemas"]["CancellationPolicy"];
+            checkin: {
+                status: "not_started" | "in_progress" | "completed";
+            };
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkOut: string;
+            children: number[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            createdAt: string;
+            guest: {
+                email: string;
+                firstName: string;
+                lastName: string;
+                phone?: string;
+            };
+            hotelId: string;
+            /**
+             * @description confirmation code (Crockford base32)
+             * @example R7K3M9Q2X
+             */
+            id: string;
+            includedTaxes: {
+                amount: components["schemas"]["Money"];
+                code: string;
+                name: string;
+            }[];
+            lines: components["schemas"]["PriceLine"][];
+            nights: number;
+            payment: {
+                due: components["schemas"]["Money"];
+                paid: components["schemas"]["Money"];
+                status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+            };
+            ratePlan: {
+                id: string;
+                name: string;
+                prepayment: "none" | "full";
+                refundable: boolean;
+            };
+            rooms: number;
+            roomType: {
+                id: string;
+                name: string;
+            };
+            services: string[];
+            specialRequests: string | null;
+            status: "confirmed" | "cancelled";
+            /** @description The stay as the front desk records it (API.md 7.5) */
+            stay: {
+                arrivedAt: string | null;
+                departedAt: string | null;
+                /** @description the rooms given at arrival */
+                roomNumbers: string[];
+                /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                status: "expected" | "in_house" | "checked_out" | "no_show";
+            };
+            total: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            updatedAt: string;
+            /** @description also sent as the ETag; send it back in If-Match */
+            version: number;
+        };
         /** @description An amount of money in integer minor units */
         Money: {
             /**
@@ -578,6 +677,104 @@ export interface components {
              * @example EUR
              */
             currency: string;
+        };
+        /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+        OperatorReservation: {
+            adults: number;
+            cancellation: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC instant
+                 * @example 2027-02-27T00:00:00Z
+                 */
+                cancelledAt: string;
+                fee: components["schemas"]["Money"];
+                reason: string | null;
+                refund: components["schemas"]["Money"];
+            } | null;
+            cancellationPolicy: components["schemas"]["CancellationPolicy"];
+            checkin: {
+                status: "not_started" | "in_progress" | "completed";
+            };
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkOut: string;
+            children: number[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            createdAt: string;
+            guest: {
+                email: string;
+                firstName: string;
+                lastName: string;
+                phone?: string;
+            };
+            hotelId: string;
+            /**
+             * @description confirmation code (Crockford base32)
+             * @example R7K3M9Q2X
+             */
+            id: string;
+            includedTaxes: {
+                amount: components["schemas"]["Money"];
+                code: string;
+                name: string;
+            }[];
+            /** @description the hotel’s own notes, never shown to the guest */
+            internalNotes: string | null;
+            lines: components["schemas"]["PriceLine"][];
+            nights: number;
+            payment: {
+                due: components["schemas"]["Money"];
+                paid: components["schemas"]["Money"];
+                status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+            };
+            ratePlan: {
+                id: string;
+                name: string;
+                prepayment: "none" | "full";
+                refundable: boolean;
+            };
+            rooms: number;
+            roomType: {
+                id: string;
+                name: string;
+            };
+            services: string[];
+            /** @description who made it: the public booking API or the hotel */
+            source: "api" | "operator";
+            specialRequests: string | null;
+            status: "confirmed" | "cancelled";
+            /** @description The stay as the front desk records it (API.md 7.5) */
+            stay: {
+                arrivedAt: string | null;
+                departedAt: string | null;
+                /** @description the rooms given at arrival */
+                roomNumbers: string[];
+                /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                status: "expected" | "in_house" | "checked_out" | "no_show";
+            };
+            total: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            updatedAt: string;
+            /** @description also sent as the ETag; send it back in If-Match */
+            version: number;
         };
         /** @description amount = unitAmount × quantity */
         PriceLine: {
@@ -624,6 +821,437 @@ export interface components {
             /** @description Only on the `404` of a path no endpoint serves (never on an unknown reservation, session or hotel). */
             unknownRoute?: boolean;
         };
+        /** @description The quote: a price locked until expiresAt (rooms are not held) */
+        Quote: {
+            adults: number;
+            cancellationPolicy: components["schemas"]["CancellationPolicy"];
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkOut: string;
+            children: number[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            expiresAt: string;
+            hotelId: string;
+            /** @example q_5k2m… */
+            id: string;
+            includedTaxes: {
+                amount: components["schemas"]["Money"];
+                code: string;
+                name: string;
+            }[];
+            lines: components["schemas"]["PriceLine"][];
+            nights: number;
+            ratePlan: {
+                id: string;
+                name: string;
+                prepayment: "none" | "full";
+                refundable: boolean;
+            };
+            rooms: number;
+            roomType: {
+                id: string;
+                name: string;
+            };
+            services: string[];
+            total: components["schemas"]["Money"];
+        };
+        /** @description The reservation; header ETag carries its version */
+        Reservation: {
+            adults: number;
+            cancellation: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC instant
+                 * @example 2027-02-27T00:00:00Z
+                 */
+                cancelledAt: string;
+                fee: components["schemas"]["Money"];
+                reason: string | null;
+                refund: components["schemas"]["Money"];
+            } | null;
+            cancellationPolicy: components["schemas"]["CancellationPolicy"];
+            checkin: {
+                status: "not_started" | "in_progress" | "completed";
+            };
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkOut: string;
+            children: number[];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            createdAt: string;
+            guest: {
+                email: string;
+                firstName: string;
+                lastName: string;
+                phone?: string;
+            };
+            hotelId: string;
+            /**
+             * @description confirmation code (Crockford base32)
+             * @example R7K3M9Q2X
+             */
+            id: string;
+            includedTaxes: {
+                amount: components["schemas"]["Money"];
+                code: string;
+                name: string;
+            }[];
+            lines: components["schemas"]["PriceLine"][];
+            nights: number;
+            payment: {
+                due: components["schemas"]["Money"];
+                paid: components["schemas"]["Money"];
+                status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+            };
+            ratePlan: {
+                id: string;
+                name: string;
+                prepayment: "none" | "full";
+                refundable: boolean;
+            };
+            rooms: number;
+            roomType: {
+                id: string;
+                name: string;
+            };
+            services: string[];
+            specialRequests: string | null;
+            status: "confirmed" | "cancelled";
+            /** @description The stay as the front desk records it (API.md 7.5) */
+            stay: {
+                arrivedAt: string | null;
+                departedAt: string | null;
+                /** @description the rooms given at arrival */
+                roomNumbers: string[];
+                /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
+                status: "expected" | "in_house" | "checked_out" | "no_show";
+            };
+            total: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             * @example 2027-02-27T00:00:00Z
+             */
+            updatedAt: string;
+            /** @description also sent as the ETag; send it back in If-Match */
+            version: number;
+        };
+        /** @description Offers for the stay, and the room types that cannot be sold with the reason */
+        SearchResult: {
+            adults: number;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description hotel-local date YYYY-MM-DD
+             * @example 2027-03-01
+             */
+            checkOut: string;
+            children: number[];
+            hotel: {
+                currency: string;
+                id: string;
+                name: string;
+                timezone: string;
+            };
+            nights: number;
+            offers: {
+                /** @description fewest rooms left on any night of the stay */
+                available: number;
+                cancellationPolicy: components["schemas"]["CancellationPolicy"];
+                /** @description room price per night, all rooms together */
+                nightly: {
+                    amount: components["schemas"]["Money"];
+                    /**
+                     * Format: date
+                     * @description hotel-local date YYYY-MM-DD
+                     * @example 2027-03-01
+                     */
+                    date: string;
+                }[];
+                ratePlan: {
+                    id: string;
+                    name: string;
+                    prepayment: "none" | "full";
+                    refundable: boolean;
+                };
+                roomType: {
+                    id: string;
+                    maxOccupancy: number;
+                    name: string;
+                };
+                total: components["schemas"]["Money"];
+            }[];
+            rooms: number;
+            services: string[];
+            unavailable: {
+                dates?: string[];
+                /**
+                 * Format: date
+                 * @description hotel-local date YYYY-MM-DD
+                 * @example 2027-03-01
+                 */
+                from?: string;
+                /**
+                 * Format: date
+                 * @description hotel-local date YYYY-MM-DD
+                 * @example 2027-03-01
+                 */
+                latestArrival?: string;
+                maxDaysBeforeArrival?: number;
+                maxStay?: number;
+                message: string;
+                minStay?: number;
+                reason: "occupancy" | "restricted" | "sold_out";
+                roomType: {
+                    id: string;
+                    name: string;
+                };
+                rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window";
+                /**
+                 * Format: date
+                 * @description hotel-local date YYYY-MM-DD
+                 * @example 2027-03-01
+                 */
+                to?: string;
+            }[];
+        };
+        /**
+         * SignedSession
+         * @example {
+         *       "session": {
+         *         "id": "cks_5n1k0w9x3qj7c2m8d4f6h0r2t4v6y8za",
+         *         "status": "open",
+         *         "expiresAt": "2027-03-04T11:00:00Z",
+         *         "reservation": {
+         *           "id": "R7K3M9Q2X",
+         *           "status": "confirmed",
+         *           "hotel": {
+         *             "id": "harbour-view",
+         *             "name": "Harbour View"
+         *           },
+         *           "checkIn": "2027-03-01",
+         *           "checkOut": "2027-03-04",
+         *           "nights": 3,
+         *           "adults": 2,
+         *           "children": [
+         *             7
+         *           ],
+         *           "rooms": 1,
+         *           "roomType": {
+         *             "id": "double",
+         *             "name": "Double Room"
+         *           },
+         *           "guestName": "Ana Silva",
+         *           "total": {
+         *             "amount": 55200,
+         *             "currency": "EUR"
+         *           },
+         *           "balanceDue": {
+         *             "amount": 55200,
+         *             "currency": "EUR"
+         *           }
+         *         },
+         *         "steps": [
+         *           {
+         *             "name": "guest_details",
+         *             "status": "completed",
+         *             "required": true,
+         *             "data": {
+         *               "firstName": "Ana",
+         *               "lastName": "Silva",
+         *               "email": "ana@example.com",
+         *               "dateOfBirth": "1988-04-02",
+         *               "nationality": "PT",
+         *               "phone": "+351912345678",
+         *               "address": {
+         *                 "line1": "Rua das Flores 12",
+         *                 "city": "Lisboa",
+         *                 "postalCode": "1200-195",
+         *                 "country": "PT"
+         *               },
+         *               "arrivalTime": "16:30"
+         *             }
+         *           },
+         *           {
+         *             "name": "companions",
+         *             "status": "pending",
+         *             "required": true
+         *           },
+         *           {
+         *             "name": "identity_document",
+         *             "status": "pending",
+         *             "required": true
+         *           },
+         *           {
+         *             "name": "signature",
+         *             "status": "pending",
+         *             "required": true
+         *           },
+         *           {
+         *             "name": "payment",
+         *             "status": "pending",
+         *             "required": true
+         *           }
+         *         ],
+         *         "nextStep": "companions",
+         *         "createdAt": "2027-02-28T18:02:11Z",
+         *         "updatedAt": "2027-02-28T18:04:40Z",
+         *         "completedAt": null
+         *       },
+         *       "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ij…"
+         *     }
+         */
+        SignedSession: {
+            session: {
+                completedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description the check-out date at the hotel's check-out time
+                 * @example 2027-03-04T11:00:00Z
+                 */
+                expiresAt: string;
+                /**
+                 * @description the session id (`cks_…`): a bearer secret
+                 * @example cks_…
+                 */
+                id: string;
+                /** @description the first pending step; null when none is left (or the session is not open) */
+                nextStep: ("guest_details" | "companions" | "identity_document" | "signature" | "payment") | null;
+                reservation: {
+                    adults: number;
+                    balanceDue: components["schemas"]["Money"];
+                    /**
+                     * Format: date
+                     * @example 2027-03-01
+                     */
+                    checkIn: string;
+                    /**
+                     * Format: date
+                     * @example 2027-03-04
+                     */
+                    checkOut: string;
+                    /** @description ages */
+                    children: number[];
+                    /**
+                     * @description the booker's first and last name
+                     * @example Ana Silva
+                     */
+                    guestName: string;
+                    hotel: {
+                        id: string;
+                        name: string;
+                    };
+                    /**
+                     * @description confirmation code
+                     * @example R7K3M9Q2X
+                     */
+                    id: string;
+                    nights: number;
+                    rooms: number;
+                    roomType: {
+                        id: string;
+                        name: string;
+                    };
+                    status: "confirmed" | "cancelled";
+                    total: components["schemas"]["Money"];
+                };
+                /** @description `cancelled` when the reservation was cancelled */
+                status: "open" | "completed" | "cancelled";
+                steps: {
+                    /** @description what was accepted, secrets masked; present once the step was submitted */
+                    data?: {
+                        address?: {
+                            city: string;
+                            country: string;
+                            line1: string;
+                            postalCode: string;
+                        };
+                        arrivalTime?: string;
+                        dateOfBirth: string;
+                        email: string;
+                        firstName: string;
+                        lastName: string;
+                        nationality: string;
+                        phone?: string;
+                    } | {
+                        guests: {
+                            dateOfBirth: string;
+                            firstName: string;
+                            lastName: string;
+                            nationality: string;
+                        }[];
+                    } | {
+                        expiryDate: string;
+                        /** @description whether an image was given (the image itself is never returned) */
+                        hasImage: boolean;
+                        issuingCountry: string;
+                        /**
+                         * @description the last 4 characters of the document number
+                         * @example 4567
+                         */
+                        numberLast4: string;
+                        /** @example passport */
+                        type: string;
+                    } | {
+                        /** @enum {boolean} */
+                        purged: true;
+                    } | {
+                        /** @enum {boolean} */
+                        acceptTerms: true;
+                        /** @enum {boolean} */
+                        signed: true;
+                        signerName: string;
+                    } | {
+                        amount: components["schemas"]["Money"];
+                        brand?: string;
+                        last4?: string;
+                    };
+                    name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
+                    required: boolean;
+                    status: "pending" | "completed" | "skipped";
+                }[];
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            /**
+             * @description compact JWS (EdDSA/Ed25519, `kid` header, `typ` JWT) whose payload is `{ iss, sub: session id, iat, exp: expiresAt, session }`, `session` being exactly the object above; verify it with `GET /.well-known/jwks.json`
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
+             */
+            signature: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -646,7 +1274,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -687,7 +1315,7 @@ export interface operations {
             304: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -696,7 +1324,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -713,7 +1341,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -724,7 +1352,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -737,7 +1365,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -824,100 +1452,18 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        hotel: {
-                            currency: string;
-                            id: string;
-                            name: string;
-                            timezone: string;
-                        };
-                        nights: number;
-                        offers: {
-                            /** @description fewest rooms left on any night of the stay */
-                            available: number;
-                            cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                            /** @description room price per night, all rooms together */
-                            nightly: {
-                                amount: components["schemas"]["Money"];
-                                /**
-                                 * Format: date
-                                 * @description hotel-local date YYYY-MM-DD
-                                 * @example 2027-03-01
-                                 */
-                                date: string;
-                            }[];
-                            ratePlan: {
-                                id: string;
-                                name: string;
-                                prepayment: "none" | "full";
-                                refundable: boolean;
-                            };
-                            roomType: {
-                                id: string;
-                                maxOccupancy: number;
-                                name: string;
-                            };
-                            total: components["schemas"]["Money"];
-                        }[];
-                        rooms: number;
-                        services: string[];
-                        unavailable: {
-                            dates?: string[];
-                            /**
-                             * Format: date
-                             * @description hotel-local date YYYY-MM-DD
-                             * @example 2027-03-01
-                             */
-                            from?: string;
-                            /**
-                             * Format: date
-                             * @description hotel-local date YYYY-MM-DD
-                             * @example 2027-03-01
-                             */
-                            latestArrival?: string;
-                            maxDaysBeforeArrival?: number;
-                            maxStay?: number;
-                            message: string;
-                            minStay?: number;
-                            reason: "occupancy" | "restricted" | "sold_out";
-                            roomType: {
-                                id: string;
-                                name: string;
-                            };
-                            rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window";
-                            /**
-                             * Format: date
-                             * @description hotel-local date YYYY-MM-DD
-                             * @example 2027-03-01
-                             */
-                            to?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SearchResult"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -928,7 +1474,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -939,7 +1485,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,7 +1496,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -961,7 +1507,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,7 +1524,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -989,7 +1535,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1002,7 +1548,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1030,7 +1576,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1071,7 +1617,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1082,7 +1628,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1099,7 +1645,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1110,7 +1656,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1123,7 +1669,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,63 +1761,18 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        expiresAt: string;
-                        hotelId: string;
-                        /** @example q_5k2m… */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        total: components["schemas"]["Money"];
-                    };
+                    "application/json": components["schemas"]["Quote"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1282,7 +1783,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1293,7 +1794,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1304,7 +1805,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1315,7 +1816,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1332,7 +1833,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1343,7 +1844,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1356,7 +1857,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1407,118 +1908,25 @@ export interface operations {
             /** @description The reservation, with its access token (returned only here); headers ETag and Location */
             201: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The reservation’s URL: `GET` it with the access token. */
+                    Location: string;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description secret for PATCH and cancel (Authorization: Bearer …); returned only here, stored only hashed
-                         * @example rat_…
-                         */
-                        accessToken: string;
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["CreatedReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1529,7 +1937,7 @@ export interface operations {
             402: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,7 +1948,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1551,7 +1959,7 @@ export interface operations {
             410: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1562,7 +1970,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1573,7 +1981,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,7 +1992,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1601,7 +2009,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1612,7 +2020,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1625,7 +2033,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1652,111 +2060,21 @@ export interface operations {
             /** @description The reservation; header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["Reservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1767,7 +2085,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1778,7 +2096,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1789,7 +2107,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1806,7 +2124,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1817,7 +2135,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1830,7 +2148,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,113 +2227,23 @@ export interface operations {
             /** @description The reservation; header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["Reservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2026,7 +2254,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,7 +2265,7 @@ export interface operations {
             402: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2048,7 +2276,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2059,7 +2287,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,7 +2298,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,7 +2309,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,7 +2320,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2103,7 +2331,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,7 +2342,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,7 +2359,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,7 +2370,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,7 +2383,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,113 +2422,23 @@ export interface operations {
             /** @description The reservation; header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["Reservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,7 +2449,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2322,7 +2460,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,7 +2471,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,7 +2482,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,7 +2493,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,7 +2504,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2377,7 +2515,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,7 +2526,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2405,7 +2543,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2416,7 +2554,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2429,7 +2567,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,215 +2609,11 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "session": {
-                     *         "id": "cks_5n1k0w9x3qj7c2m8d4f6h0r2t4v6y8za",
-                     *         "status": "open",
-                     *         "expiresAt": "2027-03-04T11:00:00Z",
-                     *         "reservation": {
-                     *           "id": "R7K3M9Q2X",
-                     *           "status": "confirmed",
-                     *           "hotel": {
-                     *             "id": "harbour-view",
-                     *             "name": "Harbour View"
-                     *           },
-                     *           "checkIn": "2027-03-01",
-                     *           "checkOut": "2027-03-04",
-                     *           "nights": 3,
-                     *           "adults": 2,
-                     *           "children": [
-                     *             7
-                     *           ],
-                     *           "rooms": 1,
-                     *           "roomType": {
-                     *             "id": "double",
-                     *             "name": "Double Room"
-                     *           },
-                     *           "guestName": "Ana Silva",
-                     *           "total": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           },
-                     *           "balanceDue": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           }
-                     *         },
-                     *         "steps": [
-                     *           {
-                     *             "name": "guest_details",
-                     *             "status": "completed",
-                     *             "required": true,
-                     *             "data": {
-                     *               "firstName": "Ana",
-                     *               "lastName": "Silva",
-                     *               "email": "ana@example.com",
-                     *               "dateOfBirth": "1988-04-02",
-                     *               "nationality": "PT",
-                     *               "phone": "+351912345678",
-                     *               "address": {
-                     *                 "line1": "Rua das Flores 12",
-                     *                 "city": "Lisboa",
-                     *                 "postalCode": "1200-195",
-                     *                 "country": "PT"
-                     *               },
-                     *               "arrivalTime": "16:30"
-                     *             }
-                     *           },
-                     *           {
-                     *             "name": "companions",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "identity_document",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "signature",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "payment",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           }
-                     *         ],
-                     *         "nextStep": "companions",
-                     *         "createdAt": "2027-02-28T18:02:11Z",
-                     *         "updatedAt": "2027-02-28T18:04:40Z",
-                     *         "completedAt": null
-                     *       },
-                     *       "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ij…"
-                     *     }
-                     */
-                    "application/json": {
-                        session: {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description the check-out date at the hotel's check-out time
-                             * @example 2027-03-04T11:00:00Z
-                             */
-                            expiresAt: string;
-                            /**
-                             * @description the session id (`cks_…`): a bearer secret
-                             * @example cks_…
-                             */
-                            id: string;
-                            /** @description the first pending step; null when none is left (or the session is not open) */
-                            nextStep: ("guest_details" | "companions" | "identity_document" | "signature" | "payment") | null;
-                            reservation: {
-                                adults: number;
-                                balanceDue: components["schemas"]["Money"];
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-01
-                                 */
-                                checkIn: string;
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-04
-                                 */
-                                checkOut: string;
-                                /** @description ages */
-                                children: number[];
-                                /**
-                                 * @description the booker's first and last name
-                                 * @example Ana Silva
-                                 */
-                                guestName: string;
-                                hotel: {
-                                    id: string;
-                                    name: string;
-                                };
-                                /**
-                                 * @description confirmation code
-                                 * @example R7K3M9Q2X
-                                 */
-                                id: string;
-                                nights: number;
-                                rooms: number;
-                                roomType: {
-                                    id: string;
-                                    name: string;
-                                };
-                                status: "confirmed" | "cancelled";
-                                total: components["schemas"]["Money"];
-                            };
-                            /** @description `cancelled` when the reservation was cancelled */
-                            status: "open" | "completed" | "cancelled";
-                            steps: {
-                                /** @description what was accepted, secrets masked; present once the step was submitted */
-                                data?: {
-                                    address?: {
-                                        city: string;
-                                        country: string;
-                                        line1: string;
-                                        postalCode: string;
-                                    };
-                                    arrivalTime?: string;
-                                    dateOfBirth: string;
-                                    email: string;
-                                    firstName: string;
-                                    lastName: string;
-                                    nationality: string;
-                                    phone?: string;
-                                } | {
-                                    guests: {
-                                        dateOfBirth: string;
-                                        firstName: string;
-                                        lastName: string;
-                                        nationality: string;
-                                    }[];
-                                } | {
-                                    expiryDate: string;
-                                    /** @description whether an image was given (the image itself is never returned) */
-                                    hasImage: boolean;
-                                    issuingCountry: string;
-                                    /**
-                                     * @description the last 4 characters of the document number
-                                     * @example 4567
-                                     */
-                                    numberLast4: string;
-                                    /** @example passport */
-                                    type: string;
-                                } | {
-                                    /** @enum {boolean} */
-                                    purged: true;
-                                } | {
-                                    /** @enum {boolean} */
-                                    acceptTerms: true;
-                                    /** @enum {boolean} */
-                                    signed: true;
-                                    signerName: string;
-                                } | {
-                                    amount: components["schemas"]["Money"];
-                                    brand?: string;
-                                    last4?: string;
-                                };
-                                name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
-                                required: boolean;
-                                status: "pending" | "completed" | "skipped";
-                            }[];
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                        /**
-                         * @description compact JWS (EdDSA/Ed25519, `kid` header, `typ` JWT) whose payload is `{ iss, sub: session id, iat, exp: expiresAt, session }`, `session` being exactly the object above; verify it with `GET /.well-known/jwks.json`
-                         * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
-                         */
-                        signature: string;
-                    };
+                    "application/json": components["schemas"]["SignedSession"];
                 };
             };
             /** @description A new session was opened. */
@@ -2688,222 +2622,18 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "session": {
-                     *         "id": "cks_5n1k0w9x3qj7c2m8d4f6h0r2t4v6y8za",
-                     *         "status": "open",
-                     *         "expiresAt": "2027-03-04T11:00:00Z",
-                     *         "reservation": {
-                     *           "id": "R7K3M9Q2X",
-                     *           "status": "confirmed",
-                     *           "hotel": {
-                     *             "id": "harbour-view",
-                     *             "name": "Harbour View"
-                     *           },
-                     *           "checkIn": "2027-03-01",
-                     *           "checkOut": "2027-03-04",
-                     *           "nights": 3,
-                     *           "adults": 2,
-                     *           "children": [
-                     *             7
-                     *           ],
-                     *           "rooms": 1,
-                     *           "roomType": {
-                     *             "id": "double",
-                     *             "name": "Double Room"
-                     *           },
-                     *           "guestName": "Ana Silva",
-                     *           "total": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           },
-                     *           "balanceDue": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           }
-                     *         },
-                     *         "steps": [
-                     *           {
-                     *             "name": "guest_details",
-                     *             "status": "completed",
-                     *             "required": true,
-                     *             "data": {
-                     *               "firstName": "Ana",
-                     *               "lastName": "Silva",
-                     *               "email": "ana@example.com",
-                     *               "dateOfBirth": "1988-04-02",
-                     *               "nationality": "PT",
-                     *               "phone": "+351912345678",
-                     *               "address": {
-                     *                 "line1": "Rua das Flores 12",
-                     *                 "city": "Lisboa",
-                     *                 "postalCode": "1200-195",
-                     *                 "country": "PT"
-                     *               },
-                     *               "arrivalTime": "16:30"
-                     *             }
-                     *           },
-                     *           {
-                     *             "name": "companions",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "identity_document",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "signature",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "payment",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           }
-                     *         ],
-                     *         "nextStep": "companions",
-                     *         "createdAt": "2027-02-28T18:02:11Z",
-                     *         "updatedAt": "2027-02-28T18:04:40Z",
-                     *         "completedAt": null
-                     *       },
-                     *       "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ij…"
-                     *     }
-                     */
-                    "application/json": {
-                        session: {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description the check-out date at the hotel's check-out time
-                             * @example 2027-03-04T11:00:00Z
-                             */
-                            expiresAt: string;
-                            /**
-                             * @description the session id (`cks_…`): a bearer secret
-                             * @example cks_…
-                             */
-                            id: string;
-                            /** @description the first pending step; null when none is left (or the session is not open) */
-                            nextStep: ("guest_details" | "companions" | "identity_document" | "signature" | "payment") | null;
-                            reservation: {
-                                adults: number;
-                                balanceDue: components["schemas"]["Money"];
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-01
-                                 */
-                                checkIn: string;
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-04
-                                 */
-                                checkOut: string;
-                                /** @description ages */
-                                children: number[];
-                                /**
-                                 * @description the booker's first and last name
-                                 * @example Ana Silva
-                                 */
-                                guestName: string;
-                                hotel: {
-                                    id: string;
-                                    name: string;
-                                };
-                                /**
-                                 * @description confirmation code
-                                 * @example R7K3M9Q2X
-                                 */
-                                id: string;
-                                nights: number;
-                                rooms: number;
-                                roomType: {
-                                    id: string;
-                                    name: string;
-                                };
-                                status: "confirmed" | "cancelled";
-                                total: components["schemas"]["Money"];
-                            };
-                            /** @description `cancelled` when the reservation was cancelled */
-                            status: "open" | "completed" | "cancelled";
-                            steps: {
-                                /** @description what was accepted, secrets masked; present once the step was submitted */
-                                data?: {
-                                    address?: {
-                                        city: string;
-                                        country: string;
-                                        line1: string;
-                                        postalCode: string;
-                                    };
-                                    arrivalTime?: string;
-                                    dateOfBirth: string;
-                                    email: string;
-                                    firstName: string;
-                                    lastName: string;
-                                    nationality: string;
-                                    phone?: string;
-                                } | {
-                                    guests: {
-                                        dateOfBirth: string;
-                                        firstName: string;
-                                        lastName: string;
-                                        nationality: string;
-                                    }[];
-                                } | {
-                                    expiryDate: string;
-                                    /** @description whether an image was given (the image itself is never returned) */
-                                    hasImage: boolean;
-                                    issuingCountry: string;
-                                    /**
-                                     * @description the last 4 characters of the document number
-                                     * @example 4567
-                                     */
-                                    numberLast4: string;
-                                    /** @example passport */
-                                    type: string;
-                                } | {
-                                    /** @enum {boolean} */
-                                    purged: true;
-                                } | {
-                                    /** @enum {boolean} */
-                                    acceptTerms: true;
-                                    /** @enum {boolean} */
-                                    signed: true;
-                                    signerName: string;
-                                } | {
-                                    amount: components["schemas"]["Money"];
-                                    brand?: string;
-                                    last4?: string;
-                                };
-                                name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
-                                required: boolean;
-                                status: "pending" | "completed" | "skipped";
-                            }[];
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                        /**
-                         * @description compact JWS (EdDSA/Ed25519, `kid` header, `typ` JWT) whose payload is `{ iss, sub: session id, iat, exp: expiresAt, session }`, `session` being exactly the object above; verify it with `GET /.well-known/jwks.json`
-                         * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
-                         */
-                        signature: string;
-                    };
+                    "application/json": components["schemas"]["SignedSession"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,7 +2644,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2925,7 +2655,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2936,7 +2666,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2947,7 +2677,7 @@ export interface operations {
             410: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2958,7 +2688,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2969,7 +2699,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2986,7 +2716,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,7 +2727,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,7 +2740,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,222 +2768,18 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "session": {
-                     *         "id": "cks_5n1k0w9x3qj7c2m8d4f6h0r2t4v6y8za",
-                     *         "status": "open",
-                     *         "expiresAt": "2027-03-04T11:00:00Z",
-                     *         "reservation": {
-                     *           "id": "R7K3M9Q2X",
-                     *           "status": "confirmed",
-                     *           "hotel": {
-                     *             "id": "harbour-view",
-                     *             "name": "Harbour View"
-                     *           },
-                     *           "checkIn": "2027-03-01",
-                     *           "checkOut": "2027-03-04",
-                     *           "nights": 3,
-                     *           "adults": 2,
-                     *           "children": [
-                     *             7
-                     *           ],
-                     *           "rooms": 1,
-                     *           "roomType": {
-                     *             "id": "double",
-                     *             "name": "Double Room"
-                     *           },
-                     *           "guestName": "Ana Silva",
-                     *           "total": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           },
-                     *           "balanceDue": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           }
-                     *         },
-                     *         "steps": [
-                     *           {
-                     *             "name": "guest_details",
-                     *             "status": "completed",
-                     *             "required": true,
-                     *             "data": {
-                     *               "firstName": "Ana",
-                     *               "lastName": "Silva",
-                     *               "email": "ana@example.com",
-                     *               "dateOfBirth": "1988-04-02",
-                     *               "nationality": "PT",
-                     *               "phone": "+351912345678",
-                     *               "address": {
-                     *                 "line1": "Rua das Flores 12",
-                     *                 "city": "Lisboa",
-                     *                 "postalCode": "1200-195",
-                     *                 "country": "PT"
-                     *               },
-                     *               "arrivalTime": "16:30"
-                     *             }
-                     *           },
-                     *           {
-                     *             "name": "companions",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "identity_document",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "signature",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "payment",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           }
-                     *         ],
-                     *         "nextStep": "companions",
-                     *         "createdAt": "2027-02-28T18:02:11Z",
-                     *         "updatedAt": "2027-02-28T18:04:40Z",
-                     *         "completedAt": null
-                     *       },
-                     *       "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ij…"
-                     *     }
-                     */
-                    "application/json": {
-                        session: {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description the check-out date at the hotel's check-out time
-                             * @example 2027-03-04T11:00:00Z
-                             */
-                            expiresAt: string;
-                            /**
-                             * @description the session id (`cks_…`): a bearer secret
-                             * @example cks_…
-                             */
-                            id: string;
-                            /** @description the first pending step; null when none is left (or the session is not open) */
-                            nextStep: ("guest_details" | "companions" | "identity_document" | "signature" | "payment") | null;
-                            reservation: {
-                                adults: number;
-                                balanceDue: components["schemas"]["Money"];
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-01
-                                 */
-                                checkIn: string;
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-04
-                                 */
-                                checkOut: string;
-                                /** @description ages */
-                                children: number[];
-                                /**
-                                 * @description the booker's first and last name
-                                 * @example Ana Silva
-                                 */
-                                guestName: string;
-                                hotel: {
-                                    id: string;
-                                    name: string;
-                                };
-                                /**
-                                 * @description confirmation code
-                                 * @example R7K3M9Q2X
-                                 */
-                                id: string;
-                                nights: number;
-                                rooms: number;
-                                roomType: {
-                                    id: string;
-                                    name: string;
-                                };
-                                status: "confirmed" | "cancelled";
-                                total: components["schemas"]["Money"];
-                            };
-                            /** @description `cancelled` when the reservation was cancelled */
-                            status: "open" | "completed" | "cancelled";
-                            steps: {
-                                /** @description what was accepted, secrets masked; present once the step was submitted */
-                                data?: {
-                                    address?: {
-                                        city: string;
-                                        country: string;
-                                        line1: string;
-                                        postalCode: string;
-                                    };
-                                    arrivalTime?: string;
-                                    dateOfBirth: string;
-                                    email: string;
-                                    firstName: string;
-                                    lastName: string;
-                                    nationality: string;
-                                    phone?: string;
-                                } | {
-                                    guests: {
-                                        dateOfBirth: string;
-                                        firstName: string;
-                                        lastName: string;
-                                        nationality: string;
-                                    }[];
-                                } | {
-                                    expiryDate: string;
-                                    /** @description whether an image was given (the image itself is never returned) */
-                                    hasImage: boolean;
-                                    issuingCountry: string;
-                                    /**
-                                     * @description the last 4 characters of the document number
-                                     * @example 4567
-                                     */
-                                    numberLast4: string;
-                                    /** @example passport */
-                                    type: string;
-                                } | {
-                                    /** @enum {boolean} */
-                                    purged: true;
-                                } | {
-                                    /** @enum {boolean} */
-                                    acceptTerms: true;
-                                    /** @enum {boolean} */
-                                    signed: true;
-                                    signerName: string;
-                                } | {
-                                    amount: components["schemas"]["Money"];
-                                    brand?: string;
-                                    last4?: string;
-                                };
-                                name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
-                                required: boolean;
-                                status: "pending" | "completed" | "skipped";
-                            }[];
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                        /**
-                         * @description compact JWS (EdDSA/Ed25519, `kid` header, `typ` JWT) whose payload is `{ iss, sub: session id, iat, exp: expiresAt, session }`, `session` being exactly the object above; verify it with `GET /.well-known/jwks.json`
-                         * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
-                         */
-                        signature: string;
-                    };
+                    "application/json": components["schemas"]["SignedSession"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,7 +2790,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3275,7 +2801,7 @@ export interface operations {
             410: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3292,7 +2818,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3303,7 +2829,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3316,7 +2842,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,222 +3027,18 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "session": {
-                     *         "id": "cks_5n1k0w9x3qj7c2m8d4f6h0r2t4v6y8za",
-                     *         "status": "open",
-                     *         "expiresAt": "2027-03-04T11:00:00Z",
-                     *         "reservation": {
-                     *           "id": "R7K3M9Q2X",
-                     *           "status": "confirmed",
-                     *           "hotel": {
-                     *             "id": "harbour-view",
-                     *             "name": "Harbour View"
-                     *           },
-                     *           "checkIn": "2027-03-01",
-                     *           "checkOut": "2027-03-04",
-                     *           "nights": 3,
-                     *           "adults": 2,
-                     *           "children": [
-                     *             7
-                     *           ],
-                     *           "rooms": 1,
-                     *           "roomType": {
-                     *             "id": "double",
-                     *             "name": "Double Room"
-                     *           },
-                     *           "guestName": "Ana Silva",
-                     *           "total": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           },
-                     *           "balanceDue": {
-                     *             "amount": 55200,
-                     *             "currency": "EUR"
-                     *           }
-                     *         },
-                     *         "steps": [
-                     *           {
-                     *             "name": "guest_details",
-                     *             "status": "completed",
-                     *             "required": true,
-                     *             "data": {
-                     *               "firstName": "Ana",
-                     *               "lastName": "Silva",
-                     *               "email": "ana@example.com",
-                     *               "dateOfBirth": "1988-04-02",
-                     *               "nationality": "PT",
-                     *               "phone": "+351912345678",
-                     *               "address": {
-                     *                 "line1": "Rua das Flores 12",
-                     *                 "city": "Lisboa",
-                     *                 "postalCode": "1200-195",
-                     *                 "country": "PT"
-                     *               },
-                     *               "arrivalTime": "16:30"
-                     *             }
-                     *           },
-                     *           {
-                     *             "name": "companions",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "identity_document",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "signature",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           },
-                     *           {
-                     *             "name": "payment",
-                     *             "status": "pending",
-                     *             "required": true
-                     *           }
-                     *         ],
-                     *         "nextStep": "companions",
-                     *         "createdAt": "2027-02-28T18:02:11Z",
-                     *         "updatedAt": "2027-02-28T18:04:40Z",
-                     *         "completedAt": null
-                     *       },
-                     *       "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6Ij…"
-                     *     }
-                     */
-                    "application/json": {
-                        session: {
-                            completedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description the check-out date at the hotel's check-out time
-                             * @example 2027-03-04T11:00:00Z
-                             */
-                            expiresAt: string;
-                            /**
-                             * @description the session id (`cks_…`): a bearer secret
-                             * @example cks_…
-                             */
-                            id: string;
-                            /** @description the first pending step; null when none is left (or the session is not open) */
-                            nextStep: ("guest_details" | "companions" | "identity_document" | "signature" | "payment") | null;
-                            reservation: {
-                                adults: number;
-                                balanceDue: components["schemas"]["Money"];
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-01
-                                 */
-                                checkIn: string;
-                                /**
-                                 * Format: date
-                                 * @example 2027-03-04
-                                 */
-                                checkOut: string;
-                                /** @description ages */
-                                children: number[];
-                                /**
-                                 * @description the booker's first and last name
-                                 * @example Ana Silva
-                                 */
-                                guestName: string;
-                                hotel: {
-                                    id: string;
-                                    name: string;
-                                };
-                                /**
-                                 * @description confirmation code
-                                 * @example R7K3M9Q2X
-                                 */
-                                id: string;
-                                nights: number;
-                                rooms: number;
-                                roomType: {
-                                    id: string;
-                                    name: string;
-                                };
-                                status: "confirmed" | "cancelled";
-                                total: components["schemas"]["Money"];
-                            };
-                            /** @description `cancelled` when the reservation was cancelled */
-                            status: "open" | "completed" | "cancelled";
-                            steps: {
-                                /** @description what was accepted, secrets masked; present once the step was submitted */
-                                data?: {
-                                    address?: {
-                                        city: string;
-                                        country: string;
-                                        line1: string;
-                                        postalCode: string;
-                                    };
-                                    arrivalTime?: string;
-                                    dateOfBirth: string;
-                                    email: string;
-                                    firstName: string;
-                                    lastName: string;
-                                    nationality: string;
-                                    phone?: string;
-                                } | {
-                                    guests: {
-                                        dateOfBirth: string;
-                                        firstName: string;
-                                        lastName: string;
-                                        nationality: string;
-                                    }[];
-                                } | {
-                                    expiryDate: string;
-                                    /** @description whether an image was given (the image itself is never returned) */
-                                    hasImage: boolean;
-                                    issuingCountry: string;
-                                    /**
-                                     * @description the last 4 characters of the document number
-                                     * @example 4567
-                                     */
-                                    numberLast4: string;
-                                    /** @example passport */
-                                    type: string;
-                                } | {
-                                    /** @enum {boolean} */
-                                    purged: true;
-                                } | {
-                                    /** @enum {boolean} */
-                                    acceptTerms: true;
-                                    /** @enum {boolean} */
-                                    signed: true;
-                                    signerName: string;
-                                } | {
-                                    amount: components["schemas"]["Money"];
-                                    brand?: string;
-                                    last4?: string;
-                                };
-                                name: "guest_details" | "companions" | "identity_document" | "signature" | "payment";
-                                required: boolean;
-                                status: "pending" | "completed" | "skipped";
-                            }[];
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                        /**
-                         * @description compact JWS (EdDSA/Ed25519, `kid` header, `typ` JWT) whose payload is `{ iss, sub: session id, iat, exp: expiresAt, session }`, `session` being exactly the object above; verify it with `GET /.well-known/jwks.json`
-                         * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
-                         */
-                        signature: string;
-                    };
+                    "application/json": components["schemas"]["SignedSession"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,7 +3049,7 @@ export interface operations {
             402: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,7 +3060,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,7 +3071,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,7 +3082,7 @@ export interface operations {
             410: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3771,7 +3093,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,7 +3104,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,7 +3115,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,7 +3132,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,7 +3143,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3834,7 +3156,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3861,7 +3183,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3895,7 +3217,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3906,7 +3228,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3917,7 +3239,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3934,7 +3256,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,7 +3267,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,7 +3280,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3980,7 +3302,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,7 +3322,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,7 +3333,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4022,7 +3344,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,7 +3361,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4050,7 +3372,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,7 +3385,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,7 +3410,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4114,7 +3436,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4125,7 +3447,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,7 +3458,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4147,7 +3469,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,7 +3486,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,7 +3497,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,7 +3510,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,7 +3540,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4274,7 +3596,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,7 +3607,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,7 +3618,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4307,7 +3629,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4324,7 +3646,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4335,7 +3657,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,7 +3670,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4459,7 +3781,7 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,7 +3837,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4526,7 +3848,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,7 +3859,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4548,7 +3870,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,7 +3881,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,7 +3892,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4581,7 +3903,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4592,7 +3914,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4609,7 +3931,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4620,7 +3942,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4633,7 +3955,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,7 +3986,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4716,7 +4038,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,7 +4049,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,7 +4060,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,7 +4071,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4766,7 +4088,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4777,7 +4099,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4790,7 +4112,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,109 +4157,13 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @description by check-in date, then code */
-                        data: {
-                            adults: number;
-                            cancellation: {
-                                /**
-                                 * Format: date-time
-                                 * @description RFC 3339 UTC instant
-                                 * @example 2027-02-27T00:00:00Z
-                                 */
-                                cancelledAt: string;
-                                fee: components["schemas"]["Money"];
-                                reason: string | null;
-                                refund: components["schemas"]["Money"];
-                            } | null;
-                            cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                            checkin: {
-                                status: "not_started" | "in_progress" | "completed";
-                            };
-                            /**
-                             * Format: date
-                             * @description hotel-local date YYYY-MM-DD
-                             * @example 2027-03-01
-                             */
-                            checkIn: string;
-                            /**
-                             * Format: date
-                             * @description hotel-local date YYYY-MM-DD
-                             * @example 2027-03-01
-                             */
-                            checkOut: string;
-                            children: number[];
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            createdAt: string;
-                            guest: {
-                                email: string;
-                                firstName: string;
-                                lastName: string;
-                                phone?: string;
-                            };
-                            hotelId: string;
-                            /**
-                             * @description confirmation code (Crockford base32)
-                             * @example R7K3M9Q2X
-                             */
-                            id: string;
-                            includedTaxes: {
-                                amount: components["schemas"]["Money"];
-                                code: string;
-                                name: string;
-                            }[];
-                            /** @description the hotel’s own notes, never shown to the guest */
-                            internalNotes: string | null;
-                            lines: components["schemas"]["PriceLine"][];
-                            nights: number;
-                            payment: {
-                                due: components["schemas"]["Money"];
-                                paid: components["schemas"]["Money"];
-                                status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                            };
-                            ratePlan: {
-                                id: string;
-                                name: string;
-                                prepayment: "none" | "full";
-                                refundable: boolean;
-                            };
-                            rooms: number;
-                            roomType: {
-                                id: string;
-                                name: string;
-                            };
-                            services: string[];
-                            /** @description who made it: the public booking API or the hotel */
-                            source: "api" | "operator";
-                            specialRequests: string | null;
-                            status: "confirmed" | "cancelled";
-                            /** @description The stay as the front desk records it (API.md 7.5) */
-                            stay: {
-                                arrivedAt: string | null;
-                                departedAt: string | null;
-                                /** @description the rooms given at arrival */
-                                roomNumbers: string[];
-                                /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                                status: "expected" | "in_house" | "checked_out" | "no_show";
-                            };
-                            total: components["schemas"]["Money"];
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            updatedAt: string;
-                            /** @description also sent as the ETag; send it back in If-Match */
-                            version: number;
-                        }[];
+                        data: components["schemas"]["OperatorReservation"][];
                         /** @description pass as `cursor` for the next page; `null` on the last page */
                         nextCursor: string | null;
                     };
@@ -4947,7 +4173,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,7 +4184,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,7 +4195,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,7 +4206,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,7 +4223,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5008,7 +4234,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5021,7 +4247,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5043,7 +4269,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,7 +4317,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5102,7 +4328,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5113,7 +4339,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,7 +4356,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,7 +4367,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,7 +4380,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5203,7 +4429,7 @@ export interface operations {
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,7 +4474,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5259,7 +4485,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5270,7 +4496,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5281,7 +4507,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,7 +4518,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5303,7 +4529,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5314,7 +4540,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5331,7 +4557,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,7 +4568,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5355,7 +4581,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,7 +4609,7 @@ export interface operations {
             204: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5392,7 +4618,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,7 +4629,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5414,7 +4640,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,7 +4651,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,7 +4668,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,7 +4679,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5466,7 +4692,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5493,8 +4719,10 @@ export interface operations {
             /** @description The reservation as the hotel sees it, with its check-in progress; header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,7 +4889,7 @@ export interface operations {
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,7 +4900,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,7 +4911,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5694,7 +4922,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5711,7 +4939,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,7 +4950,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5735,7 +4963,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5820,117 +5048,23 @@ export interface operations {
             /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        /** @description the hotel’s own notes, never shown to the guest */
-                        internalNotes: string | null;
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        /** @description who made it: the public booking API or the hotel */
-                        source: "api" | "operator";
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["OperatorReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5941,7 +5075,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,7 +5086,7 @@ export interface operations {
             402: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5963,7 +5097,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5974,7 +5108,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,7 +5119,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5996,7 +5130,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6007,7 +5141,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,7 +5152,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6029,7 +5163,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6046,7 +5180,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6057,7 +5191,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6070,7 +5204,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,117 +5248,23 @@ export interface operations {
             /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        /** @description the hotel’s own notes, never shown to the guest */
-                        internalNotes: string | null;
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        /** @description who made it: the public booking API or the hotel */
-                        source: "api" | "operator";
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["OperatorReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6235,7 +5275,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6246,7 +5286,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6257,7 +5297,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6268,7 +5308,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6279,7 +5319,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,7 +5330,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,7 +5341,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6312,7 +5352,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,7 +5369,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,7 +5380,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6353,7 +5393,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6400,117 +5440,23 @@ export interface operations {
             /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        /** @description the hotel’s own notes, never shown to the guest */
-                        internalNotes: string | null;
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        /** @description who made it: the public booking API or the hotel */
-                        source: "api" | "operator";
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["OperatorReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,7 +5467,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6532,7 +5478,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6543,7 +5489,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,7 +5500,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6565,7 +5511,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,7 +5522,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,7 +5533,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,7 +5544,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6615,7 +5561,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6626,7 +5572,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6639,7 +5585,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6675,117 +5621,23 @@ export interface operations {
             /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        /** @description the hotel’s own notes, never shown to the guest */
-                        internalNotes: string | null;
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        /** @description who made it: the public booking API or the hotel */
-                        source: "api" | "operator";
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["OperatorReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6796,7 +5648,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6807,7 +5659,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,7 +5670,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6829,7 +5681,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,7 +5692,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6851,7 +5703,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6862,7 +5714,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6873,7 +5725,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,7 +5742,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,7 +5753,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6914,7 +5766,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6953,117 +5805,23 @@ export interface operations {
             /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
             200: {
                 headers: {
+                    /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
+                    ETag: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        adults: number;
-                        cancellation: {
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC instant
-                             * @example 2027-02-27T00:00:00Z
-                             */
-                            cancelledAt: string;
-                            fee: components["schemas"]["Money"];
-                            reason: string | null;
-                            refund: components["schemas"]["Money"];
-                        } | null;
-                        cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        checkin: {
-                            status: "not_started" | "in_progress" | "completed";
-                        };
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkIn: string;
-                        /**
-                         * Format: date
-                         * @description hotel-local date YYYY-MM-DD
-                         * @example 2027-03-01
-                         */
-                        checkOut: string;
-                        children: number[];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        createdAt: string;
-                        guest: {
-                            email: string;
-                            firstName: string;
-                            lastName: string;
-                            phone?: string;
-                        };
-                        hotelId: string;
-                        /**
-                         * @description confirmation code (Crockford base32)
-                         * @example R7K3M9Q2X
-                         */
-                        id: string;
-                        includedTaxes: {
-                            amount: components["schemas"]["Money"];
-                            code: string;
-                            name: string;
-                        }[];
-                        /** @description the hotel’s own notes, never shown to the guest */
-                        internalNotes: string | null;
-                        lines: components["schemas"]["PriceLine"][];
-                        nights: number;
-                        payment: {
-                            due: components["schemas"]["Money"];
-                            paid: components["schemas"]["Money"];
-                            status: "unpaid" | "paid" | "refunded" | "partially_refunded";
-                        };
-                        ratePlan: {
-                            id: string;
-                            name: string;
-                            prepayment: "none" | "full";
-                            refundable: boolean;
-                        };
-                        rooms: number;
-                        roomType: {
-                            id: string;
-                            name: string;
-                        };
-                        services: string[];
-                        /** @description who made it: the public booking API or the hotel */
-                        source: "api" | "operator";
-                        specialRequests: string | null;
-                        status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
-                        stay: {
-                            arrivedAt: string | null;
-                            departedAt: string | null;
-                            /** @description the rooms given at arrival */
-                            roomNumbers: string[];
-                            /** @description what happened at the hotel: set by the front desk (arrive, depart, no-show) */
-                            status: "expected" | "in_house" | "checked_out" | "no_show";
-                        };
-                        total: components["schemas"]["Money"];
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC instant
-                         * @example 2027-02-27T00:00:00Z
-                         */
-                        updatedAt: string;
-                        /** @description also sent as the ETag; send it back in If-Match */
-                        version: number;
-                    };
+                    "application/json": components["schemas"]["OperatorReservation"];
                 };
             };
             /** @description `validation_error` */
             400: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7074,7 +5832,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7085,7 +5843,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,7 +5854,7 @@ export interface operations {
             404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7107,7 +5865,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7118,7 +5876,7 @@ export interface operations {
             412: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7129,7 +5887,7 @@ export interface operations {
             413: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7140,7 +5898,7 @@ export interface operations {
             415: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,7 +5909,7 @@ export interface operations {
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7168,7 +5926,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7179,7 +5937,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7192,7 +5950,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7214,7 +5972,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7228,7 +5986,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7250,7 +6008,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7264,7 +6022,7 @@ export interface operations {
             500: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7277,7 +6035,7 @@ export interface operations {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
-                    "X-Request-Id"?: string;
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -72,7 +72,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: IdempotencyHeaders,
         body: SearchRequest,
         response: {
-          200: SearchResponse,
+          200: Type.Ref(SearchResponse),
           ...problemResponses(
             'no_availability',
             'restriction_window',
@@ -99,7 +99,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: IdempotencyHeaders,
         body: QuoteRequest,
         response: {
-          201: QuoteResponse,
+          201: Type.Ref(QuoteResponse),
           ...problemResponses(
             'no_availability',
             'restriction_window',
@@ -126,7 +126,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: IdempotencyHeaders,
         body: ReservationRequest,
         response: {
-          201: CreatedReservation,
+          201: Type.Ref(CreatedReservation),
           ...problemResponses(
             'payment_required',
             'payment_failed',
@@ -172,7 +172,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: Type.Object({ authorization: AuthHeaders.properties.authorization }),
         params: ReservationParams,
         response: {
-          200: Reservation,
+          200: Type.Ref(Reservation),
           ...problemResponses('unauthorized', 'forbidden', 'not_found'),
         },
       },
@@ -200,7 +200,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         params: ReservationParams,
         body: ModifyRequest,
         response: {
-          200: Reservation,
+          200: Type.Ref(Reservation),
           ...problemResponses(
             'unauthorized',
             'forbidden',
@@ -250,7 +250,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         params: ReservationParams,
         body: CancelRequest,
         response: {
-          200: Reservation,
+          200: Type.Ref(Reservation),
           ...problemResponses(
             'unauthorized',
             'forbidden',

@@ -132,7 +132,10 @@ export const SearchResponse = Type.Object(
       }),
     ),
   },
-  { description: 'Offers for the stay, and the room types that cannot be sold with the reason' },
+  {
+    $id: 'SearchResult',
+    description: 'Offers for the stay, and the room types that cannot be sold with the reason',
+  },
 );
 export type SearchResponse = Static<typeof SearchResponse>;
 
@@ -149,7 +152,7 @@ export const QuoteResponse = Type.Object(
     includedTaxes: Type.Array(IncludedTax),
     cancellationPolicy: PolicyRef,
   },
-  { description: 'The quote: a price locked until expiresAt (rooms are not held)' },
+  { $id: 'Quote', description: 'The quote: a price locked until expiresAt (rooms are not held)' },
 );
 export type QuoteResponse = Static<typeof QuoteResponse>;
 
@@ -162,6 +165,9 @@ export const CreatedReservation = Type.Object(
       examples: ['rat_…'],
     }),
   },
-  { description: 'The reservation, with its access token (returned only here); headers ETag and Location' },
+  {
+    $id: 'CreatedReservation',
+    description: 'The reservation, with its access token (returned only here); headers ETag and Location',
+  },
 );
 export type CreatedReservation = Static<typeof CreatedReservation>;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -94,8 +94,11 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         security: [{}, { reservationToken: [] }],
         body: OpenSessionBody,
         response: {
-          200: { ...SignedSession, description: 'The reservation already had a session: here it is.' },
-          201: { ...SignedSession, description: 'A new session was opened.' },
+          200: {
+            ...Type.Ref(SignedSession),
+            description: 'The reservation already had a session: here it is.',
+          },
+          201: { ...Type.Ref(SignedSession), description: 'A new session was opened.' },
           ...problemResponses(
             'unauthorized',
             'not_found',
@@ -142,7 +145,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         ].join(' '),
         params: SessionParams,
         response: {
-          200: { ...SignedSession, description: 'The session and its JWS signature.' },
+          200: { ...Type.Ref(SignedSession), description: 'The session and its JWS signature.' },
           ...problemResponses('not_found', 'session_expired'),
         },
       },
@@ -176,7 +179,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         body: StepSubmission,
         response: {
           200: {
-            ...SignedSession,
+            ...Type.Ref(SignedSession),
             description: 'The step was accepted: the signed session, nextStep advanced.',
           },
           ...problemResponses(

@@ -381,6 +381,7 @@ export const SignedSession = Type.Object(
     }),
   },
   {
+    $id: 'SignedSession',
     additionalProperties: false,
     title: 'SignedSession',
     examples: [

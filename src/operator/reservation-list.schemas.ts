@@ -41,7 +41,7 @@ export type ReservationListQuery = Static<typeof ReservationListQuery>;
 
 export const ReservationListPage = Type.Object(
   {
-    data: Type.Array(OperatorReservation, { description: 'by check-in date, then code' }),
+    data: Type.Array(Type.Ref(OperatorReservation), { description: 'by check-in date, then code' }),
     nextCursor: Type.Union([Type.String(), Type.Null()], {
       description: 'pass as `cursor` for the next page; `null` on the last page',
     }),

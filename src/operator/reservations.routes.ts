@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { cancelReservation } from '../booking/commands/cancel-reservation.ts';
@@ -90,7 +91,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         params: OperatorReservationParams,
         body: OperatorModifyRequest,
         response: {
-          200: OperatorReservation,
+          200: Type.Ref(OperatorReservation),
           ...problemResponses(
             ...AUTH_PROBLEMS,
             ...WRITE_PROBLEMS,
@@ -136,7 +137,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         params: OperatorReservationParams,
         body: OperatorCancelRequest,
         response: {
-          200: OperatorReservation,
+          200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
         },
       },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
 import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
@@ -52,7 +53,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: ArriveRequest,
         response: {
-          200: OperatorReservation,
+          200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable', 'no_availability'),
         },
       },
@@ -82,7 +83,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: DepartRequest,
         response: {
-          200: OperatorReservation,
+          200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
         },
       },
@@ -112,7 +113,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: NoShowRequest,
         response: {
-          200: OperatorReservation,
+          200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
         },
       },

@@ -131,6 +131,9 @@ export const OperatorReservation = Type.Object(
       description: 'who made it: the public booking API or the hotel',
     }),
   },
-  { description: 'The reservation as the hotel sees it (API.md 7.2); header ETag carries its version' },
+  {
+    $id: 'OperatorReservation',
+    description: 'The reservation as the hotel sees it (API.md 7.2); header ETag carries its version',
+  },
 );
 export type OperatorReservation = Static<typeof OperatorReservation>;

@@ -1,7 +1,7 @@
 /**
  * Checks every answer a test receives against the service's own OpenAPI document: its status must
  * be documented for the operation, its JSON body must match the documented schema for that status
- * and media type, and every answer carries X-Request-Id. `startTestApp` wires it into `inject`, so
+ * and media type, and it must carry every header documented as required (X-Request-Id, ETag, …). `startTestApp` wires it into `inject`, so
  * the whole HTTP suite doubles as a contract test of the document (issue 13).
  * Answers to paths the document does not describe (unknown routes, pages, /docs assets) are skipped.
  */
@@ -10,7 +10,10 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
 type Doc = { paths: Record<string, Record<string, { responses?: Record<string, ResponseDoc> }>> };
-type ResponseDoc = { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> };
+type ResponseDoc = {
+  content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, { required?: boolean }>;
+};
 
 export interface ResponseCheck {
   method: string;
@@ -56,6 +59,10 @@ export function openApiResponseChecker(app: FastifyInstance): (res: ResponseChec
     const declared = responses[String(res.status)] ?? responses.default;
     if (!declared) {
       throw new Error(`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`);
+    }
+    for (const [name, spec] of Object.entries(declared.headers ?? {})) {
+      if (spec.required && res.headers[name.toLowerCase()] === undefined)
+        throw new Error(`${where}: documented header ${name} missing`);
     }
     if (res.body === '' || !res.contentType) return;
     const mediaType = res.contentType.split(';')[0]?.trim() ?? '';

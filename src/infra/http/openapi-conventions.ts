@@ -15,9 +15,17 @@ type Operation = {
   responses?: Record<string, Json>;
 };
 
-const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+const header = (description: string, schema: Json = { type: 'string' }, required = false) => ({
+  description,
+  schema,
+  ...(required ? { required: true } : {}),
+});
 
-const REQUEST_ID = header('The caller’s `X-Request-Id` when acceptable, else a generated one.');
+const REQUEST_ID = header(
+  'The caller’s `X-Request-Id` when acceptable, else a generated one.',
+  { type: 'string' },
+  true,
+);
 const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': header('One item per limit: `"general";q=<quota>;w=<window seconds>`.'),
@@ -41,7 +49,24 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
-export function applyHttpConventions(paths: Record<string, Record<string, Operation>>): void {
+/**
+ * Headers a response carries because of the schema it answers (a feature's fact, e.g. ETag on a
+ * reservation): always sent, so documented as `required`.
+ */
+export type HeadersBySchema = Record<string, Record<string, { description: string; schema?: Json }>>;
+
+function schemaNameOf(response: Json): string | undefined {
+  const content = response.content as
+    | Record<string, { schema?: { $ref?: string; title?: string } }>
+    | undefined;
+  const schema = content?.['application/json']?.schema;
+  return schema?.$ref?.split('/').pop() ?? schema?.title;
+}
+
+export function applyHttpConventions(
+  paths: Record<string, Record<string, Operation>>,
+  headersBySchema: HeadersBySchema = {},
+): void {
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
@@ -60,6 +85,8 @@ export function applyHttpConventions(paths: Record<string, Record<string, Operat
       for (const [status, response] of Object.entries(responses)) {
         const headers = (response.headers ?? {}) as Json;
         headers['X-Request-Id'] ??= REQUEST_ID;
+        for (const [name, value] of Object.entries(headersBySchema[schemaNameOf(response) ?? ''] ?? {}))
+          headers[name] ??= { schema: { type: 'string' }, required: true, ...value };
         if (status === '429') Object.assign(headers, { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS });
         if (status === '503') headers['Retry-After'] ??= RETRY_AFTER;
         if ((method === 'post' || method === 'patch') && /^2/.test(status))

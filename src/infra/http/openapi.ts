@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { docsPage } from './docs-page.ts';
-import { applyHttpConventions } from './openapi-conventions.ts';
+import { applyHttpConventions, type HeadersBySchema } from './openapi-conventions.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -14,6 +14,8 @@ export const openapi = fp(
       publicBaseUrl: string;
       /** Schemes features declare (the operator key), beside the reservation token defined here. */
       securitySchemes?: Record<string, Record<string, unknown>>;
+      /** Response headers that come with a schema (ETag with a reservation, Location with a new one). */
+      headersBySchema?: HeadersBySchema;
     },
   ) => {
     await app.register(swagger, {
@@ -53,7 +55,7 @@ export const openapi = fp(
       },
       transformObject: (document) => {
         if (!('openapiObject' in document)) return document.swaggerObject;
-        applyHttpConventions(document.openapiObject.paths as never);
+        applyHttpConventions(document.openapiObject.paths as never, opts.headersBySchema);
         return document.openapiObject;
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
