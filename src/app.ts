@@ -5,6 +5,7 @@ import { bookingRoutes } from './booking/booking.routes.ts';
 import { CancellationPolicy, PriceLine } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import type { AppContext } from './context.ts';
+import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { clientErrorHandler } from './infra/http/client-errors.ts';
 import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
@@ -96,7 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
-  await app.register(metrics, { db: ctx.db });
+  await app.register(metrics, { db: ctx.db, collectors: [registerWebhookMetrics] });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
     securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },

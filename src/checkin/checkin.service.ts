@@ -1,6 +1,7 @@
 import { hotelToday, toRfc3339, zonedInstant } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
+import { recordCheckinEvent } from '../events/checkin-events.ts';
 import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../infra/crypto/tokens.ts';
 import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, validationProblem } from '../infra/http/problems.ts';
@@ -126,6 +127,7 @@ export function checkinService(ctx: AppContext) {
     const done = allStepsDone(steps);
     await repo.touchSession(tx, state.session.id, now, done);
     if (done) await repo.setReservationCheckinStatus(tx, state.reservation.id, 'completed');
+    if (done) await recordCheckinEvent(tx, 'checkin.completed', state.reservation);
   }
 
   /** The public id of a stored session, kept encrypted for guests who prove the reservation again. */
@@ -267,6 +269,7 @@ export function checkinService(ctx: AppContext) {
           return finishWrite(tx, { created: false, signed }, options);
         }
         await repo.setReservationCheckinStatus(tx, locked.id, 'in_progress');
+        await recordCheckinEvent(tx, 'checkin.started', locked);
         const signed = await sign(newId, await load(tx, await repo.lockSession(tx, sessionId), locked), tx);
         return finishWrite(tx, { created: true, signed }, options);
       });

@@ -5,6 +5,7 @@ import { hotelsRoutes } from './hotels.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
 
 /**
  * The operator API (API.md 7), under `/api/v1/operator`: every route in this plugin is guarded by
@@ -29,4 +30,12 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(keysRoutes, { deps, authenticator });
   await app.register(hotelsRoutes, { catalog: ctx.catalog });
   await app.register(auditRoutes, { db: ctx.db });
+  await app.register(webhooksRoutes, {
+    deps: {
+      db: ctx.db,
+      encryptor: ctx.encryptor,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+      knownHotel: (id) => ctx.catalog.get(id) !== undefined,
+    },
+  });
 };

@@ -27,7 +27,15 @@ const DOMAIN_COUNTERS: Array<{ name: string; help: string; event: DomainEvent }>
  * Requests are labelled by route pattern, never the raw URL: paths carry reservation codes and
  * session ids, which are secrets.
  */
-export const metrics = fp(async (app: FastifyInstance, opts: { db: Database }) => {
+export const metrics = fp(
+  async (
+    app: FastifyInstance,
+    opts: {
+      db: Database;
+      /** Metrics features add to the registry (handed down by the app, which knows the features). */
+      collectors?: Array<(registry: Registry, db: Database) => void>;
+    },
+  ) => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -73,6 +81,8 @@ export const metrics = fp(async (app: FastifyInstance, opts: { db: Database }) =
     },
   });
 
+  for (const add of opts.collectors ?? []) add(registry, opts.db);
+
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       method: request.method,
@@ -87,4 +97,5 @@ export const metrics = fp(async (app: FastifyInstance, opts: { db: Database }) =
     const body = await registry.metrics();
     return reply.type(registry.contentType).send(body);
   });
-});
+  },
+);
