@@ -51,7 +51,8 @@ export const deliveryRepository = {
     const events = await feedRepository.page(tx, { after, hotelIds: null, types: null, limit: batch });
     const last = events.at(-1);
     if (!last) return 0;
-    // An endpoint's patterns are exact types or `prefix.*`.
+    // An endpoint's patterns are exact types or `prefix.*`; it receives the events raised since its
+    // creation (not a backlog the fan-out had not reached yet when it was created).
     await tx.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_position)
        SELECT w.id, e.position
@@ -59,6 +60,7 @@ export const deliveryRepository = {
          JOIN webhook_endpoints w
            ON (w.hotel_ids IS NULL OR e.hotel_id = ANY (w.hotel_ids))
           AND (e.type = ANY (w.events) OR split_part(e.type, '.', 1) || '.*' = ANY (w.events))
+          AND e.created_at >= w.created_at
         WHERE e.position = ANY ($1::bigint[])
        ON CONFLICT (endpoint_id, event_position) DO NOTHING`,
       [events.map((e) => e.at.position)],
