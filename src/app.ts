@@ -24,6 +24,7 @@ import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
 import { operatorRoutes } from './operator/operator.routes.ts';
+import { WEBHOOKS_DOCUMENT } from './operator/webhooks.docs.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
     securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
+    webhooks: WEBHOOKS_DOCUMENT,
   });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
 

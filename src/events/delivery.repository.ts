@@ -106,7 +106,13 @@ export const deliveryRepository = {
       endpointId: r.endpoint_public_id,
       url: r.url,
       secretEncrypted: r.secret_encrypted,
-      event: { id: r.event_id, type: r.type, hotelId: r.hotel_id, data: r.data, createdAt: r.event_created_at },
+      event: {
+        id: r.event_id,
+        type: r.type,
+        hotelId: r.hotel_id,
+        data: r.data,
+        createdAt: r.event_created_at,
+      },
     }));
   },
 
@@ -143,7 +149,15 @@ export const deliveryRepository = {
     await tx.query(
       `INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.endpoint_id, d.eventId, d.attempt, result.attemptedAt, result.status, result.error, result.durationMs],
+      [
+        row.endpoint_id,
+        d.eventId,
+        d.attempt,
+        result.attemptedAt,
+        result.status,
+        result.error,
+        result.durationMs,
+      ],
     );
     return row.status;
   },

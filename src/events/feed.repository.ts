@@ -80,7 +80,12 @@ export const feedRepository = {
    */
   async page(
     db: Executor,
-    q: { after: FeedPosition | null; hotelIds: readonly string[] | null; types: readonly string[] | null; limit: number },
+    q: {
+      after: FeedPosition | null;
+      hotelIds: readonly string[] | null;
+      types: readonly string[] | null;
+      limit: number;
+    },
   ): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
       `SELECT position, xid::text AS xid, public_id, type, hotel_id, data, created_at

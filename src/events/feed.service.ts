@@ -25,13 +25,16 @@ export async function readFeed(
     types = [];
     for (const pattern of query.types.split(',').map((t) => t.trim())) {
       const expanded = typesOfPattern(pattern);
-      if (!expanded) throw invalid('/query/types', `"${pattern}" is not an event type or a \`prefix.*\` of one`);
+      if (!expanded)
+        throw invalid('/query/types', `"${pattern}" is not an event type or a \`prefix.*\` of one`);
       types.push(...expanded);
     }
   }
   let after = null;
   if (query.after !== undefined) {
-    const found = /^evt_[0-9a-z]{1,60}$/.test(query.after) ? await feedRepository.positionOf(db, query.after) : null;
+    const found = /^evt_[0-9a-z]{1,60}$/.test(query.after)
+      ? await feedRepository.positionOf(db, query.after)
+      : null;
     if (!found || (hotelIds !== null && !hotelIds.includes(found.hotelId))) {
       throw invalid(
         '/query/after',

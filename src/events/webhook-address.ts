@@ -48,7 +48,16 @@ function embeddedIpv4(address: string): string | null {
   const groups = expandIpv6(lower);
   if (!groups) return null;
   const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return quad(g6, g7);
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return quad(g6, g7);
   if (g0 === 0x2002) return quad(g1, g2);
@@ -63,7 +72,9 @@ function expandIpv6(address: string): number[] | null {
   const right = tail ? tail.split(':') : [];
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 0) return null;
-  return [...left, ...Array<string>(Math.max(0, missing)).fill('0'), ...right].map((g) => Number.parseInt(g, 16));
+  return [...left, ...Array<string>(Math.max(0, missing)).fill('0'), ...right].map((g) =>
+    Number.parseInt(g, 16),
+  );
 }
 
 /** Whether a webhook may connect to this IP address. */

@@ -54,9 +54,10 @@ export const webhookEndpointsRepository = {
   },
 
   async byId(db: Executor, id: string): Promise<WebhookEndpoint | null> {
-    const { rows } = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE public_id = $1`, [
-      id,
-    ]);
+    const { rows } = await db.query<EndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE public_id = $1`,
+      [id],
+    );
     return rows[0] ? toEndpoint(rows[0]) : null;
   },
 

@@ -5,7 +5,7 @@ import { AppError, invalid } from '../infra/http/problems.ts';
 import { type AttemptRecord, deliveryRepository } from './delivery.repository.ts';
 import { typesOfPattern } from './event-types.ts';
 import { resolveWebhookTarget, WebhookAddressError } from './webhook-address.ts';
-import { type WebhookEndpoint, webhookEndpointsRepository as repo } from './webhook-endpoints.repository.ts';
+import { webhookEndpointsRepository as repo, type WebhookEndpoint } from './webhook-endpoints.repository.ts';
 
 /** Who acts: an operator key's id and hotels (null = every hotel). */
 export interface Actor {
@@ -29,7 +29,7 @@ export const secretContext = (endpointId: string) => `webhook-secret:${endpointI
 function sees(actor: Actor, endpoint: WebhookEndpoint): boolean {
   if (actor.hotelIds === null) return true;
   const own = actor.hotelIds;
-  return endpoint.hotelIds !== null && endpoint.hotelIds.every((h) => own.includes(h));
+  return endpoint.hotelIds?.every((h) => own.includes(h)) ?? false;
 }
 
 /** Event patterns (API.md 8.2): known types or `prefix.*`, each once. */
@@ -37,7 +37,10 @@ export function checkEventPatterns(patterns: readonly string[], path: string): s
   const errors = patterns
     .map((p, i) => ({ p, i }))
     .filter(({ p }) => typesOfPattern(p) === null)
-    .map(({ p, i }) => ({ path: `${path}/${i}`, message: `"${p}" is not an event type or a \`prefix.*\` of one` }));
+    .map(({ p, i }) => ({
+      path: `${path}/${i}`,
+      message: `"${p}" is not an event type or a \`prefix.*\` of one`,
+    }));
   const [first, ...more] = errors;
   if (first) throw invalid(first.path, first.message, more);
   return [...new Set(patterns)];
@@ -56,7 +59,8 @@ export async function createEndpoint(
       throw new AppError('forbidden', `This operator key cannot see the hotels ${outside.join(', ')}.`);
     }
     const unknown = body.hotelIds.findIndex((h) => !deps.knownHotel(h));
-    if (unknown >= 0) throw invalid(`/body/hotelIds/${unknown}`, `no hotel has the id "${body.hotelIds[unknown]}"`);
+    if (unknown >= 0)
+      throw invalid(`/body/hotelIds/${unknown}`, `no hotel has the id "${body.hotelIds[unknown]}"`);
     hotelIds = [...new Set(body.hotelIds)];
   }
   try {
@@ -88,7 +92,8 @@ export async function listEndpoints(db: Database, actor: Actor): Promise<Webhook
 /** The endpoint, or `404` when it does not exist or the key does not see it. */
 async function visibleEndpoint(db: Database, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const endpoint = /^we_[0-9a-z]{1,40}$/.test(id) ? await repo.byId(db, id) : null;
-  if (!endpoint || !sees(actor, endpoint)) throw new AppError('not_found', `No webhook endpoint has the id "${id}".`);
+  if (!endpoint || !sees(actor, endpoint))
+    throw new AppError('not_found', `No webhook endpoint has the id "${id}".`);
   return endpoint;
 }
 

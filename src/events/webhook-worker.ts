@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
+import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
 import { type ClaimedDelivery, deliveryRepository as repo } from './delivery.repository.ts';
 import { secretContext } from './webhook-endpoints.service.ts';

@@ -174,7 +174,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ deps: WebhookDeps }> = 
         headers: OperatorHeaders,
         params: EndpointParams,
         querystring: AttemptsQuery,
-        response: { 200: AttemptList, ...problemResponses('validation_error', ...AUTH_PROBLEMS, 'not_found') },
+        response: {
+          200: AttemptList,
+          ...problemResponses('validation_error', ...AUTH_PROBLEMS, 'not_found'),
+        },
       },
     },
     async (request) => {

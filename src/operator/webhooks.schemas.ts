@@ -30,16 +30,24 @@ export const EventSchema = Type.Object(
     createdAt: Instant('when the change was made'),
     hotelId: Type.String(),
     data: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked',
+      description:
+        'what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked',
     }),
   },
-  { title: 'Event', description: 'A change of a reservation, check-in or calendar', examples: [eventExample] },
+  {
+    title: 'Event',
+    description: 'A change of a reservation, check-in or calendar',
+    examples: [eventExample],
+  },
 );
 
 export const FeedQuery = Type.Object(
   {
     after: Type.Optional(
-      Type.String({ maxLength: 100, description: 'the id of the last event seen (`nextCursor`); absent = from the oldest kept' }),
+      Type.String({
+        maxLength: 100,
+        description: 'the id of the last event seen (`nextCursor`); absent = from the oldest kept',
+      }),
     ),
     types: Type.Optional(
       Type.String({
@@ -47,7 +55,9 @@ export const FeedQuery = Type.Object(
         description: 'comma-separated event types or `prefix.*`, e.g. `reservation.created,checkin.*`',
       }),
     ),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'events per page, 1–500 (default 100)' })),
+    limit: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,4}$', description: 'events per page, 1–500 (default 100)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,7 +66,8 @@ export const FeedPage = Type.Object(
   {
     data: Type.Array(EventSchema, { description: 'in commit order' }),
     nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none',
+      description:
+        'pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none',
     }),
   },
   { examples: [{ data: [eventExample], nextCursor: EXAMPLE_EVENT_ID }] },
@@ -72,7 +83,8 @@ export const CreateEndpointBody = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'an `https` URL resolving to a public address (`http` and private addresses only with WEBHOOK_ALLOW_PRIVATE)',
+      description:
+        'an `https` URL resolving to a public address (`http` and private addresses only with WEBHOOK_ALLOW_PRIVATE)',
     }),
     events: Type.Array(EventPattern, { minItems: 1, maxItems: 50 }),
     hotelIds: Type.Optional(
@@ -126,14 +138,20 @@ export const CreatedEndpoint = Type.Object(
   { examples: [{ ...endpointExample, secret: 'whsec_9x2m4k7q1c8v5bn3t6h0wrdzy5e7g1' }] },
 );
 
-export const EndpointList = Type.Object({ data: Type.Array(EndpointSchema, { description: 'oldest first' }) });
+export const EndpointList = Type.Object({
+  data: Type.Array(EndpointSchema, { description: 'oldest first' }),
+});
 
 export const EndpointParams = Type.Object({
   id: Type.String({ maxLength: 100, description: 'the endpoint id `we_…`', examples: [EXAMPLE_ENDPOINT_ID] }),
 });
 
 export const AttemptsQuery = Type.Object(
-  { limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'attempts, 1–100 (default 50)' })) },
+  {
+    limit: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,3}$', description: 'attempts, 1–100 (default 50)' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -144,7 +162,9 @@ export const AttemptList = Type.Object(
         eventId: Type.String(),
         attempt: Type.Integer({ description: '1 for the first attempt at this event, then 2, …' }),
         attemptedAt: Instant('when the attempt started'),
-        status: Type.Union([Type.Integer(), Type.Null()], { description: 'the HTTP status answered, or null' }),
+        status: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'the HTTP status answered, or null',
+        }),
         error: Type.Union([Type.String(), Type.Null()], {
           description: 'why there was no status (timeout, refused connection, address refused), or null',
         }),

@@ -47,16 +47,25 @@ describe('event feed', () => {
     const { key } = await makeKey(app, { scopes: ['reservations:read'], hotelIds: [a] });
 
     const mine = await readAll(key, '', 5, first);
-    assert.deepEqual(mine.map((e) => e.data.n), [1, 3, 5, 7, 9, 11]);
+    assert.deepEqual(
+      mine.map((e) => e.data.n),
+      [1, 3, 5, 7, 9, 11],
+    );
     assert.ok(mine.every((e) => e.hotelId === a));
     const event = mine[0];
     assert.ok(event);
     assert.deepEqual(Object.keys(event).sort(), ['createdAt', 'data', 'hotelId', 'id', 'type']);
 
     const completed = await readAll(key, '&types=checkin.completed', 2, first);
-    assert.deepEqual(completed.map((e) => e.data.n), [3, 9]);
+    assert.deepEqual(
+      completed.map((e) => e.data.n),
+      [3, 9],
+    );
     const wildcard = await readAll(app.root, '&types=checkin.*,calendar.updated', 100, first);
-    assert.deepEqual(wildcard.map((e) => e.data.n), [3, 6, 9, 12]);
+    assert.deepEqual(
+      wildcard.map((e) => e.data.n),
+      [3, 6, 9, 12],
+    );
 
     // From the start: the first event is there too.
     const fromStart = await readAll(key, '&types=calendar.updated', 500);
@@ -82,12 +91,18 @@ describe('event feed', () => {
       const response = await feed(query as string, key);
       assert.equal(response.statusCode, 400, `${query}: ${response.body}`);
       assert.equal(response.json().code, 'validation_error');
+      assert.ok(
+        response.json().errors.some((e: { path: string }) => e.path === path),
+        `${query}: ${response.body}`,
+      );
     }
   });
 
   it('purges events older than the retention and their cursor becomes unknown', async () => {
     const old = await raise(app.hotels[0].id, 'reservation.created', 1);
-    await app.t.db.query("UPDATE events SET created_at = now() - interval '31 days' WHERE public_id = $1", [old]);
+    await app.t.db.query("UPDATE events SET created_at = now() - interval '31 days' WHERE public_id = $1", [
+      old,
+    ]);
     assert.ok((await feedRepository.deleteOlderThan(app.t.db, new Date(Date.now() - 30 * 864e5))) >= 1);
     const response = await feed(`?after=${old}`);
     assert.equal(response.statusCode, 400);

@@ -18,7 +18,9 @@ export interface Receiver {
 }
 
 /** A real HTTP server on 127.0.0.1 recording every request; `answer` decides each reply. */
-export async function startReceiver(answer: (n: number, body: string) => Answer = () => 200): Promise<Receiver> {
+export async function startReceiver(
+  answer: (n: number, body: string) => Answer = () => 200,
+): Promise<Receiver> {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     let body = '';
@@ -50,7 +52,12 @@ export async function startReceiver(answer: (n: number, body: string) => Answer 
  * Checks `Innkeep-Signature` as a receiver would, written from API.md 8.2 alone (not the service's
  * code): HMAC-SHA256 of "<t>.<raw body>" under the secret, compared in constant time, `t` recent.
  */
-export function verifySignature(secret: string, header: string | undefined, body: string, toleranceS = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string | undefined,
+  body: string,
+  toleranceS = 300,
+): boolean {
   const parts = Object.fromEntries((header ?? '').split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceS || !parts.v1) return false;

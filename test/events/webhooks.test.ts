@@ -3,11 +3,16 @@
  * so the app runs with WEBHOOK_ALLOW_PRIVATE=true; a second app without it checks the SSRF refusals.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { recordEvent } from '../../src/events/record-event.ts';
+import { pathToFileURL } from 'node:url';
 import type { EventType } from '../../src/events/event-types.ts';
-import type { TestApp } from '../helpers/test-app.ts';
+import { recordEvent } from '../../src/events/record-event.ts';
+import { VERIFY_SNIPPET } from '../../src/operator/webhooks.docs.ts';
 import { bookStay, openedSession } from '../checkin/helpers.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 import { eventually } from '../postgres/support.ts';
 import { type Receiver, startReceiver, verifySignature } from './receiver.ts';
@@ -40,7 +45,12 @@ describe('webhooks', () => {
   }
 
   async function createEndpoint(body: object, key = app.root) {
-    return t.inject({ method: 'POST', url: `${OPERATOR}/webhook-endpoints`, headers: auth(key), payload: body });
+    return t.inject({
+      method: 'POST',
+      url: `${OPERATOR}/webhook-endpoints`,
+      headers: auth(key),
+      payload: body,
+    });
   }
 
   async function endpointFor(url: string, hotelIds: string[], events = ['reservation.*', 'checkin.*']) {
@@ -59,7 +69,13 @@ describe('webhooks', () => {
       headers: auth(app.root),
     });
     assert.equal(response.statusCode, 200, response.body);
-    return response.json().data as Array<{ eventId: string; attempt: number; status: number | null; error: string | null; durationMs: number }>;
+    return response.json().data as Array<{
+      eventId: string;
+      attempt: number;
+      status: number | null;
+      error: string | null;
+      durationMs: number;
+    }>;
   }
 
   it('creates, lists and deletes endpoints; the secret is shown once and stored encrypted', async () => {
@@ -79,9 +95,17 @@ describe('webhooks', () => {
       'SELECT secret_encrypted FROM webhook_endpoints WHERE public_id = $1',
       [body.id],
     );
-    assert.ok(!Buffer.from(stored.rows[0]?.secret_encrypted ?? []).toString('latin1').includes(body.secret));
+    assert.ok(
+      !Buffer.from(stored.rows[0]?.secret_encrypted ?? [])
+        .toString('latin1')
+        .includes(body.secret),
+    );
 
-    const list = await t.inject({ method: 'GET', url: `${OPERATOR}/webhook-endpoints`, headers: auth(app.root) });
+    const list = await t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/webhook-endpoints`,
+      headers: auth(app.root),
+    });
     const listed = list.json().data.find((e: { id: string }) => e.id === body.id);
     assert.equal(listed.description, 'PMS');
     assert.equal(listed.secret, undefined);
@@ -97,14 +121,33 @@ describe('webhooks', () => {
       key,
     );
     assert.equal(foreign.statusCode, 403, foreign.body);
-    const hidden = await t.inject({ method: 'DELETE', url: `${OPERATOR}/webhook-endpoints/${body.id}`, headers: auth(key) });
+    const hidden = await t.inject({
+      method: 'DELETE',
+      url: `${OPERATOR}/webhook-endpoints/${body.id}`,
+      headers: auth(key),
+    });
     assert.equal(hidden.statusCode, 404);
-    const limitedList = await t.inject({ method: 'GET', url: `${OPERATOR}/webhook-endpoints`, headers: auth(key) });
-    assert.deepEqual(limitedList.json().data.map((e: { id: string }) => e.id), [own.json().id]);
+    const limitedList = await t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/webhook-endpoints`,
+      headers: auth(key),
+    });
+    assert.deepEqual(
+      limitedList.json().data.map((e: { id: string }) => e.id),
+      [own.json().id],
+    );
 
-    const deleted = await t.inject({ method: 'DELETE', url: `${OPERATOR}/webhook-endpoints/${body.id}`, headers: auth(app.root) });
+    const deleted = await t.inject({
+      method: 'DELETE',
+      url: `${OPERATOR}/webhook-endpoints/${body.id}`,
+      headers: auth(app.root),
+    });
     assert.equal(deleted.statusCode, 204);
-    const again = await t.inject({ method: 'DELETE', url: `${OPERATOR}/webhook-endpoints/${body.id}`, headers: auth(app.root) });
+    const again = await t.inject({
+      method: 'DELETE',
+      url: `${OPERATOR}/webhook-endpoints/${body.id}`,
+      headers: auth(app.root),
+    });
     assert.equal(again.statusCode, 404);
   });
 
@@ -114,7 +157,11 @@ describe('webhooks', () => {
       assert.equal(response.statusCode, 400, `${JSON.stringify(events)}: ${response.body}`);
       assert.equal(response.json().code, 'validation_error');
     }
-    const unknownHotel = await createEndpoint({ url: 'http://127.0.0.1:9/x', events: ['checkin.*'], hotelIds: ['nope'] });
+    const unknownHotel = await createEndpoint({
+      url: 'http://127.0.0.1:9/x',
+      events: ['checkin.*'],
+      hotelIds: ['nope'],
+    });
     assert.equal(unknownHotel.statusCode, 400, unknownHotel.body);
   });
 
@@ -131,7 +178,10 @@ describe('webhooks', () => {
     assert.ok(got);
     assert.equal(got.headers['content-type'], 'application/json');
     assert.equal(got.headers['innkeep-event-id'], eventId);
-    assert.ok(verifySignature(secret, got.headers['innkeep-signature'] as string, got.body), 'signature verifies');
+    assert.ok(
+      verifySignature(secret, got.headers['innkeep-signature'] as string, got.body),
+      'signature verifies',
+    );
     assert.ok(!verifySignature('whsec_other', got.headers['innkeep-signature'] as string, got.body));
     assert.ok(!verifySignature(secret, got.headers['innkeep-signature'] as string, `${got.body} `));
     const payload = JSON.parse(got.body);
@@ -185,8 +235,15 @@ describe('webhooks', () => {
       const a = await attempts(refused.id);
       return a.length >= 2 ? a : undefined;
     });
-    assert.ok(refusedLog.every((a) => a.status === null && /ECONNREFUSED/.test(a.error ?? '')), JSON.stringify(refusedLog));
-    await t.inject({ method: 'DELETE', url: `${OPERATOR}/webhook-endpoints/${refused.id}`, headers: auth(app.root) });
+    assert.ok(
+      refusedLog.every((a) => a.status === null && /ECONNREFUSED/.test(a.error ?? '')),
+      JSON.stringify(refusedLog),
+    );
+    await t.inject({
+      method: 'DELETE',
+      url: `${OPERATOR}/webhook-endpoints/${refused.id}`,
+      headers: auth(app.root),
+    });
 
     const metrics = await t.inject({ method: 'GET', url: '/metrics' });
     assert.match(metrics.body, /innkeep_webhook_attempts_total\{outcome="delivered"\} [1-9]/);
@@ -202,7 +259,9 @@ describe('webhooks', () => {
     const booked = await bookStay(t, hotelDef);
     const session = await openedSession(t, booked);
     const started = await eventually('checkin.started', async () =>
-      r.received.map((x) => JSON.parse(x.body)).find((e) => e.type === 'checkin.started' && e.data.reservation.id === booked.code),
+      r.received
+        .map((x) => JSON.parse(x.body))
+        .find((e) => e.type === 'checkin.started' && e.data.reservation.id === booked.code),
     );
     assert.deepEqual(started.data, {
       reservation: {
@@ -215,6 +274,43 @@ describe('webhooks', () => {
       checkin: { status: 'in_progress' },
     });
     assert.ok(!r.received.some((x) => x.body.includes(session.id)), 'never the session id');
+  });
+
+  it('the README’s verification snippet (the one in the OpenAPI document) verifies a real delivery', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(VERIFY_SNIPPET), 'README shows the same snippet as the OpenAPI document');
+    const dir = await mkdtemp(path.join(tmpdir(), 'innkeep-verify-'));
+    const file = path.join(dir, 'verify.mjs');
+    await writeFile(file, `${VERIFY_SNIPPET}\nexport { verify };\n`);
+    const { verify } = (await import(pathToFileURL(file).href)) as {
+      verify: (secret: string, header: string, body: string) => boolean;
+    };
+    const r = await receiver();
+    const { secret } = await endpointFor(r.url, [app.hotels[1].id], ['payment.*']);
+    await raise(app.hotels[1].id, 'payment.succeeded');
+    const got = await eventually('the delivery', async () => r.received[0]);
+    const header = got.headers['innkeep-signature'] as string;
+    assert.ok(verify(secret, header, got.body));
+    assert.ok(!verify(secret, header, got.body.replace('payment', 'pAyment')));
+    assert.ok(!verify(secret, header.replace(/t=\d+/, 't=1'), got.body), 'an old t is refused');
+  });
+
+  it('documents the payload under OpenAPI 3.1 `webhooks`, with the verification snippet', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const post = doc.webhooks.event.post;
+    assert.match(post.description, /timingSafeEqual/);
+    assert.deepEqual(
+      post.parameters.map((p: { name: string }) => p.name),
+      ['Innkeep-Event-Id', 'Innkeep-Signature'],
+    );
+    assert.deepEqual(Object.keys(post.requestBody.content['application/json'].schema.properties).sort(), [
+      'createdAt',
+      'data',
+      'hotelId',
+      'id',
+      'type',
+    ]);
+    assert.ok(doc.paths['/api/v1/operator/webhook-endpoints'].post.requestBody);
   });
 });
 

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
+import { recordEvent } from '../../src/events/record-event.ts';
+import { createEndpoint, deleteEndpoint } from '../../src/events/webhook-endpoints.service.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import type { Database, Executor } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
-import { recordEvent } from '../../src/events/record-event.ts';
-import { createEndpoint, deleteEndpoint } from '../../src/events/webhook-endpoints.service.ts';
 import { startReceiver, verifySignature } from '../events/receiver.ts';
+import { makeHotel } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 import {
   DATABASE_URL,
@@ -23,7 +24,6 @@ import {
   startService,
   writeCatalog,
 } from './support.ts';
-import { makeHotel } from '../helpers/test-app.ts';
 
 const clientExecutor = (client: pg.Client): Executor => ({
   query: async (sql, params) => {
@@ -49,19 +49,33 @@ describe('the event feed under out-of-order commits', { skip: needsPostgres }, (
   });
 
   const page = async (after: string) => {
-    const response = await app.t.inject({ method: 'GET', url: `${OPERATOR}/events?after=${after}`, headers: auth(app.root) });
+    const response = await app.t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/events?after=${after}`,
+      headers: auth(app.root),
+    });
     assert.equal(response.statusCode, 200, response.body);
     return response.json() as { data: Array<{ id: string }>; nextCursor: string };
   };
 
   it('shows an event whose transaction began first but committed last, after the reader passed a later one', async () => {
     const hotel = app.hotels[0].id;
-    const start = await app.t.db.transaction((tx) => recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }));
+    const start = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }),
+    );
     // A takes its place in the feed first, B second; B commits first.
     await a.query('BEGIN');
-    const early = await recordEvent(clientExecutor(a), { type: 'reservation.created', hotelId: hotel, data: { tx: 'A' } });
+    const early = await recordEvent(clientExecutor(a), {
+      type: 'reservation.created',
+      hotelId: hotel,
+      data: { tx: 'A' },
+    });
     await b.query('BEGIN');
-    const late = await recordEvent(clientExecutor(b), { type: 'reservation.created', hotelId: hotel, data: { tx: 'B' } });
+    const late = await recordEvent(clientExecutor(b), {
+      type: 'reservation.created',
+      hotelId: hotel,
+      data: { tx: 'B' },
+    });
     await b.query('COMMIT');
 
     // The reader polls while A is still open: B is committed, but published only after A ends.
@@ -79,15 +93,24 @@ describe('the event feed under out-of-order commits', { skip: needsPostgres }, (
 
   it('holds events back while an older transaction is open, then publishes them in (xid, position) order', async () => {
     const hotel = app.hotels[1].id;
-    const start = await app.t.db.transaction((tx) => recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }));
+    const start = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }),
+    );
     await a.query('BEGIN');
     await a.query('SELECT pg_current_xact_id()'); // A holds the oldest transaction id
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
-      ids.push(await app.t.db.transaction((tx) => recordEvent(tx, { type: 'reservation.created', hotelId: hotel, data: { i } })));
+      ids.push(
+        await app.t.db.transaction((tx) =>
+          recordEvent(tx, { type: 'reservation.created', hotelId: hotel, data: { i } }),
+        ),
+      );
     assert.deepEqual((await page(start)).data, [], 'nothing published past an open older transaction');
     await a.query('ROLLBACK');
-    assert.deepEqual((await page(start)).data.map((e) => e.id), ids);
+    assert.deepEqual(
+      (await page(start)).data.map((e) => e.id),
+      ids,
+    );
   });
 });
 
@@ -122,7 +145,8 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
     };
   });
   after(async () => {
-    for (const s of services) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+    for (const s of services)
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
     await sql?.end();
     await db?.close();
   });
@@ -134,7 +158,9 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
         ...(await db.transaction(async (tx) => {
           const batch: string[] = [];
           for (let j = i; j < Math.min(n, i + 50); j++)
-            batch.push(await recordEvent(tx, { type: 'reservation.created', hotelId: hotel.id, data: { label, j } }));
+            batch.push(
+              await recordEvent(tx, { type: 'reservation.created', hotelId: hotel.id, data: { label, j } }),
+            );
           return batch;
         })),
       );
@@ -152,14 +178,21 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
       }
       return 200;
     });
-    const { endpoint, secret } = await createEndpoint(deps(), actor, { url: receiver.url, events: ['reservation.*'] });
+    const { endpoint, secret } = await createEndpoint(deps(), actor, {
+      url: receiver.url,
+      events: ['reservation.*'],
+    });
     const pair = await Promise.all([startService(env), startService(env)]);
     services.push(...pair);
     try {
       const ids = await raiseMany(300, 'exactly-once');
       const expected = new Map(ids.map((id, j) => [id, j % 3 === 0 ? 2 : 1]));
       const total = [...expected.values()].reduce((x, y) => x + y, 0);
-      await eventually('every attempt', async () => (receiver.received.length >= total ? true : undefined), 600);
+      await eventually(
+        'every attempt',
+        async () => (receiver.received.length >= total ? true : undefined),
+        600,
+      );
       await new Promise((resolve) => setTimeout(resolve, 500)); // room for a duplicate to show
       const counts = new Map<string, number>();
       for (const r of receiver.received) {
@@ -168,17 +201,25 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
         assert.ok(verifySignature(secret, r.headers['innkeep-signature'] as string, r.body));
       }
       const wrong = [...expected].filter(([id, n]) => counts.get(id) !== n);
-      assert.deepEqual(wrong.slice(0, 5).map(([id, n]) => `${id}: expected ${n}, got ${counts.get(id)}`), []);
+      assert.deepEqual(
+        wrong.slice(0, 5).map(([id, n]) => `${id}: expected ${n}, got ${counts.get(id)}`),
+        [],
+      );
       const { rows } = await sql.query(
         `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = (SELECT id FROM webhook_endpoints WHERE public_id = $1) GROUP BY status`,
         [endpoint.id],
       );
       assert.deepEqual(rows, [{ status: 'delivered', n: 300 }]);
       // Both processes took part (each logs its own failed attempts).
-      for (const s of pair) assert.ok(s.lines.some((l) => l.includes('webhook attempt failed')), 'each process delivered');
+      for (const s of pair)
+        assert.ok(
+          s.lines.some((l) => l.includes('webhook attempt failed')),
+          'each process delivered',
+        );
     } finally {
       await deleteEndpoint(db, actor, endpoint.id);
-      for (const exit of await Promise.all(pair.map((s) => s.stop()))) assert.deepEqual(exit, { code: 0, signal: null });
+      for (const exit of await Promise.all(pair.map((s) => s.stop())))
+        assert.deepEqual(exit, { code: 0, signal: null });
       await receiver.close();
     }
   });
@@ -186,13 +227,20 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
   it('a process killed mid-delivery: a restarted one delivers every event at least once', async () => {
     let hanging = true;
     const receiver = await startReceiver(() => (hanging ? 'hang' : 200));
-    const { endpoint } = await createEndpoint(deps(), actor, { url: receiver.url, events: ['reservation.created'] });
+    const { endpoint } = await createEndpoint(deps(), actor, {
+      url: receiver.url,
+      events: ['reservation.created'],
+    });
     const first = await startService({ ...env, WEBHOOK_TIMEOUT_MS: '5000' });
     services.push(first);
     try {
       const ids = await raiseMany(40, 'crash');
       // Ten attempts in flight (the worker's concurrency), none answered: kill it there.
-      await eventually('attempts in flight', async () => (receiver.received.length >= 10 ? true : undefined), 400);
+      await eventually(
+        'attempts in flight',
+        async () => (receiver.received.length >= 10 ? true : undefined),
+        400,
+      );
       first.child.kill('SIGKILL');
       await first.exited;
       hanging = false;
@@ -209,7 +257,10 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
       // The killed process's claims end with their lease (2 × 5 s + 5 s), then they are retried.
       await eventually('every delivery', delivered, 800);
       const got = new Set(receiver.received.map((r) => r.headers['innkeep-event-id']));
-      assert.deepEqual(ids.filter((id) => !got.has(id)), []);
+      assert.deepEqual(
+        ids.filter((id) => !got.has(id)),
+        [],
+      );
       assert.deepEqual(await second.stop(), { code: 0, signal: null });
     } finally {
       await deleteEndpoint(db, actor, endpoint.id);

@@ -36,66 +36,66 @@ export const metrics = fp(
       collectors?: Array<(registry: Registry, db: Database) => void>;
     },
   ) => {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
 
-  const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by route pattern',
-    labelNames,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route pattern',
-    labelNames,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
+    const labelNames = ['method', 'route', 'status_code'] as const;
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route pattern',
+      labelNames,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route pattern',
+      labelNames,
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
 
-  for (const { name, help, event } of DOMAIN_COUNTERS) {
-    new Counter({
-      name,
-      help,
-      labelNames: ['hotel'],
+    for (const { name, help, event } of DOMAIN_COUNTERS) {
+      new Counter({
+        name,
+        help,
+        labelNames: ['hotel'],
+        registers: [registry],
+        collect() {
+          // The totals live outside the registry (domain-metrics.ts); copy them in at scrape time.
+          this.reset();
+          for (const [hotel, total] of domainMetrics.totals(event)) this.inc({ hotel }, total);
+        },
+      });
+    }
+
+    new Gauge({
+      name: 'innkeep_db_pool_connections',
+      help: 'Database connections: total open, idle, and requests waiting for one',
+      labelNames: ['state'],
       registers: [registry],
       collect() {
-        // The totals live outside the registry (domain-metrics.ts); copy them in at scrape time.
-        this.reset();
-        for (const [hotel, total] of domainMetrics.totals(event)) this.inc({ hotel }, total);
+        const stats = opts.db.poolStats();
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
       },
     });
-  }
 
-  new Gauge({
-    name: 'innkeep_db_pool_connections',
-    help: 'Database connections: total open, idle, and requests waiting for one',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const stats = opts.db.poolStats();
-      this.set({ state: 'total' }, stats.total);
-      this.set({ state: 'idle' }, stats.idle);
-      this.set({ state: 'waiting' }, stats.waiting);
-    },
-  });
+    for (const add of opts.collectors ?? []) add(registry, opts.db);
 
-  for (const add of opts.collectors ?? []) add(registry, opts.db);
+    app.addHook('onResponse', async (request, reply) => {
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? UNMATCHED,
+        status_code: reply.statusCode,
+      };
+      requests.inc(labels);
+      duration.observe(labels, reply.elapsedTime / 1000);
+    });
 
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? UNMATCHED,
-      status_code: reply.statusCode,
-    };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-  });
-
-  app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
-    const body = await registry.metrics();
-    return reply.type(registry.contentType).send(body);
-  });
+    app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+      const body = await registry.metrics();
+      return reply.type(registry.contentType).send(body);
+    });
   },
 );

@@ -13,6 +13,8 @@ export const openapi = fp(
       publicBaseUrl: string;
       /** Schemes features declare (the operator key), beside the reservation token defined here. */
       securitySchemes?: Record<string, Record<string, unknown>>;
+      /** OpenAPI 3.1 `webhooks`: requests the service makes to its clients (features declare them). */
+      webhooks?: Record<string, unknown>;
     },
   ) => {
     await app.register(swagger, {
@@ -32,11 +34,16 @@ export const openapi = fp(
           license: { name: 'MIT', identifier: 'MIT' },
         },
         servers: [{ url: opts.publicBaseUrl }],
+        ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
         tags: [
           { name: 'booking', description: 'Availability search, quotes and reservations' },
           { name: 'checkin', description: 'Self check-in sessions and steps' },
           { name: 'service', description: 'Health, keys and this document' },
-          { name: 'Operator', description: 'The hotel’s side (API.md 7): operator keys, hotels, audit log' },
+          {
+            name: 'Operator',
+            description:
+              'The hotel’s side (API.md 7, 8): operator keys, hotels, audit log, events and webhooks',
+          },
         ],
         components: {
           securitySchemes: {
