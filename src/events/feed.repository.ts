@@ -50,18 +50,19 @@ const toEvent = (r: EventRow): StoredEvent => ({
  *      (WAL flush included), serialising the booking path.
  *  (b) keep the insert-time position, record the inserting transaction's id (`xid`, a column
  *      default, so recordEvent stays one INSERT) and publish an event only once its transaction
- *      is older than every transaction still running: `xid < pg_snapshot_xmin(pg_current_snapshot())`.
+ *      is older than every transaction still running: `xid < pg_snapshot_xmin(pg_current_snapshot())`,
+ *      narrowed to this database's transactions by `events_feed_horizon()` (migration 007).
  *      Every transaction below that horizon has committed or aborted, so the set of published
  *      events only ever grows at the end of the (xid, position) order: a reader past an event in
  *      that order has seen every event before it.
  *
  * We chose (b): no lock on the write path, nothing to remember at commit, the same SQL on
- * PostgreSQL and PGlite. Its cost: an event waits for every older transaction of the server to end
- * (a long-running transaction, anywhere, delays the feed; connections are cut after 60 s idle in a
+ * PostgreSQL and PGlite. Its cost: an event waits for every older transaction of this database to
+ * end (a long-running one delays the feed; the service's connections are cut after 60 s idle in a
  * transaction). The order is that of the transactions' first writes, a consistent total order in
  * which each transaction's events are contiguous once published.
  */
-const PUBLISHED = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
+const PUBLISHED = 'xid < (SELECT events_feed_horizon())';
 
 export const feedRepository = {
   /** The feed position of an event by id, with its hotel; null for an unknown (or purged) id. */

@@ -112,6 +112,30 @@ describe('the event feed under out-of-order commits', { skip: needsPostgres }, (
       ids,
     );
   });
+
+  it('is not held back by a transaction open in another database of the server', async () => {
+    const hotel = app.hotels[1].id;
+    const start = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }),
+    );
+    const elsewhere = new URL(DATABASE_URL as string);
+    elsewhere.pathname = '/postgres';
+    const other = await sqlClient(elsewhere.toString());
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      const id = await app.t.db.transaction((tx) =>
+        recordEvent(tx, { type: 'reservation.created', hotelId: hotel, data: {} }),
+      );
+      assert.deepEqual(
+        (await page(start)).data.map((e) => e.id),
+        [id],
+      );
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+  });
 });
 
 describe('webhook delivery by several processes', { skip: needsPostgres }, () => {
