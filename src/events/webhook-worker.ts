@@ -43,6 +43,11 @@ const FANOUT_BATCH = 500;
  * Delivers webhooks: fans the event feed out into deliveries, claims due ones (SKIP LOCKED plus a
  * lease, see delivery.repository.ts) and POSTs them, each attempt outside any transaction. Every
  * process of a deployment runs one; together they make each attempt exactly once.
+ *
+ * Not pg-boss nor graphile-worker: both want a `pg` connection (pool or connection string) and
+ * install their own schema with their own migrations outside ours; graphile-worker needs Node 22
+ * and LISTEN/NOTIFY, pg-boss's bring-your-own `executeSql` is untested on PGlite. What we need is
+ * one table and one claim query on both engines, fed from our event feed.
  */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
