@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { EventType } from '../../src/events/event-types.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
 import { VERIFY_SNIPPET } from '../../src/operator/webhooks.docs.ts';
-import { bookStay, openedSession } from '../checkin/helpers.ts';
+import { bookStay, completeCheckin, openedSession } from '../checkin/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 import { eventually } from '../postgres/support.ts';
@@ -273,7 +273,20 @@ describe('webhooks', () => {
       },
       checkin: { status: 'in_progress' },
     });
+    await completeCheckin(t, session.id, booked);
+    const completed = await eventually('checkin.completed', async () =>
+      r.received
+        .map((x) => JSON.parse(x.body))
+        .find((e) => e.type === 'checkin.completed' && e.data.reservation.id === booked.code),
+    );
+    assert.deepEqual(completed.data.checkin, { status: 'completed' });
+    assert.equal(
+      r.received.filter((x) => JSON.parse(x.body).data.reservation.id === booked.code).length,
+      2,
+      'one event each',
+    );
     assert.ok(!r.received.some((x) => x.body.includes(session.id)), 'never the session id');
+    assert.ok(!r.received.some((x) => x.body.includes(booked.token)), 'never the access token');
   });
 
   it('the README’s verification snippet (the one in the OpenAPI document) verifies a real delivery', async () => {
