@@ -27,75 +27,72 @@ const DOMAIN_COUNTERS: Array<{ name: string; help: string; event: DomainEvent }>
  * Requests are labelled by route pattern, never the raw URL: paths carry reservation codes and
  * session ids, which are secrets.
  */
-export const metrics = fp(
-  async (
-    app: FastifyInstance,
-    opts: {
-      db: Database;
-      /** Metrics features add to the registry (handed down by the app, which knows the features). */
-      collectors?: Array<(registry: Registry, db: Database) => void>;
-    },
-  ) => {
-    const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+export interface MetricsOptions {
+  db: Database;
+  /** Metrics features add to the registry (handed down by the app, which knows the features). */
+  collectors?: Array<(registry: Registry, db: Database) => void>;
+}
 
-    const labelNames = ['method', 'route', 'status_code'] as const;
-    const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by route pattern',
-      labelNames,
-      registers: [registry],
-    });
-    const duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by route pattern',
-      labelNames,
-      buckets: DURATION_BUCKETS,
-      registers: [registry],
-    });
+export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
 
-    for (const { name, help, event } of DOMAIN_COUNTERS) {
-      new Counter({
-        name,
-        help,
-        labelNames: ['hotel'],
-        registers: [registry],
-        collect() {
-          // The totals live outside the registry (domain-metrics.ts); copy them in at scrape time.
-          this.reset();
-          for (const [hotel, total] of domainMetrics.totals(event)) this.inc({ hotel }, total);
-        },
-      });
-    }
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern',
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
 
-    new Gauge({
-      name: 'innkeep_db_pool_connections',
-      help: 'Database connections: total open, idle, and requests waiting for one',
-      labelNames: ['state'],
+  for (const { name, help, event } of DOMAIN_COUNTERS) {
+    new Counter({
+      name,
+      help,
+      labelNames: ['hotel'],
       registers: [registry],
       collect() {
-        const stats = opts.db.poolStats();
-        this.set({ state: 'total' }, stats.total);
-        this.set({ state: 'idle' }, stats.idle);
-        this.set({ state: 'waiting' }, stats.waiting);
+        // The totals live outside the registry (domain-metrics.ts); copy them in at scrape time.
+        this.reset();
+        for (const [hotel, total] of domainMetrics.totals(event)) this.inc({ hotel }, total);
       },
     });
+  }
 
-    for (const add of opts.collectors ?? []) add(registry, opts.db);
+  new Gauge({
+    name: 'innkeep_db_pool_connections',
+    help: 'Database connections: total open, idle, and requests waiting for one',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = opts.db.poolStats();
+      this.set({ state: 'total' }, stats.total);
+      this.set({ state: 'idle' }, stats.idle);
+      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
 
-    app.addHook('onResponse', async (request, reply) => {
-      const labels = {
-        method: request.method,
-        route: request.routeOptions.url ?? UNMATCHED,
-        status_code: reply.statusCode,
-      };
-      requests.inc(labels);
-      duration.observe(labels, reply.elapsedTime / 1000);
-    });
+  for (const add of opts.collectors ?? []) add(registry, opts.db);
 
-    app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
-      const body = await registry.metrics();
-      return reply.type(registry.contentType).send(body);
-    });
-  },
-);
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? UNMATCHED,
+      status_code: reply.statusCode,
+    };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+    const body = await registry.metrics();
+    return reply.type(registry.contentType).send(body);
+  });
+});
