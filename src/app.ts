@@ -6,6 +6,7 @@ import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/boo
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
 import type { AppContext } from './context.ts';
+import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { clientErrorHandler } from './infra/http/client-errors.ts';
 import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
@@ -24,6 +25,7 @@ import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
 import { operatorRoutes } from './operator/operator.routes.ts';
+import { WEBHOOKS_DOCUMENT } from './operator/webhooks.docs.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
@@ -126,11 +128,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
-  await app.register(metrics, { db: ctx.db });
+  await app.register(metrics, { db: ctx.db, collectors: [registerWebhookMetrics] });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
     securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
     headersBySchema: RESPONSE_HEADERS,
+    webhooks: WEBHOOKS_DOCUMENT,
   });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
 

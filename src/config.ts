@@ -31,6 +31,20 @@ export interface Config {
   operatorAuthFailureWindowSeconds: number;
   /** How long a process trusts a verified operator key without the database (revocation delay). */
   operatorKeyCacheSeconds: number;
+  /** Days events are kept in the feed (API.md 8.1). */
+  eventRetentionDays: number;
+  /** Scales the webhook retry schedule: 60 = 1 min, 5 min, 30 min, … as written in API.md 8.2. */
+  webhookRetryBaseSeconds: number;
+  /** How long one webhook attempt may take before it counts as failed. */
+  webhookTimeoutMs: number;
+  /** Development and tests: webhooks may use http and reach private addresses. */
+  webhookAllowPrivate: boolean;
+  /** Webhook attempts in flight at once per process. */
+  webhookConcurrency: number;
+  /** How often the delivery worker looks for due deliveries. */
+  webhookPollIntervalMs: number;
+  /** Whether this process runs the webhook delivery worker. */
+  webhookWorker: boolean;
   dbPoolSize: number;
   redisUrl: string | null;
   logLevel: string;
@@ -66,6 +80,21 @@ export function loadConfig(
       return fallback;
     }
     return Number(raw);
+  };
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+(\.\d+)?$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') return fallback;
+    if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false (got "${raw}")`);
+    return raw === 'true';
   };
   const text = (name: string): string | null => {
     const raw = env[name]?.trim();
@@ -132,6 +161,13 @@ export function loadConfig(
     operatorAuthFailureLimit: int('OPERATOR_AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     operatorAuthFailureWindowSeconds: int('OPERATOR_AUTH_FAILURE_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
     operatorKeyCacheSeconds: int('OPERATOR_KEY_CACHE_SECONDS', 5, 0, 60),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', 30, 1, 3650),
+    webhookRetryBaseSeconds: decimal('WEBHOOK_RETRY_BASE_SECONDS', 60, 0.001, 3600),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 10, 1, 1000),
+    webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
+    webhookWorker: bool('WEBHOOK_WORKER', true),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     redisUrl: text('REDIS_URL'),
     logLevel: text('LOG_LEVEL') ?? 'info',

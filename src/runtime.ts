@@ -7,6 +7,9 @@ import { applyCatalog, CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
 import { startIdentityPurge } from './checkin/purge.ts';
 import type { Config } from './config.ts';
+import { deliveryRepository } from './events/delivery.repository.ts';
+import { feedRepository } from './events/feed.repository.ts';
+import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
@@ -63,6 +66,15 @@ const HOUSEKEEPING: HousekeepingJob[] = [
     run: (db) => keysRepository.deleteEndedFailureWindows(db, new Date(Date.now() - 8 * 24 * 3600 * 1000)),
   },
 ];
+
+/** Events (and webhook attempts) older than EVENT_RETENTION_DAYS; deliveries go with their event. */
+function eventRetentionJobs(config: Config): HousekeepingJob[] {
+  const horizon = () => new Date(Date.now() - config.eventRetentionDays * 24 * 3600 * 1000);
+  return [
+    { name: 'events', run: (db) => feedRepository.deleteOlderThan(db, horizon()) },
+    { name: 'webhookAttempts', run: (db) => deliveryRepository.deleteAttemptsOlderThan(db, horizon()) },
+  ];
+}
 
 export interface Runtime {
   app: FastifyInstance;
@@ -135,7 +147,22 @@ export async function createRuntime(
       payments: overrides.payments,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
-    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, HOUSEKEEPING);
+    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
+      ...HOUSEKEEPING,
+      ...eventRetentionJobs(config),
+    ]);
+    const webhooks: WebhookWorker | null = config.webhookWorker
+      ? startWebhookWorker({
+          db,
+          encryptor,
+          logger,
+          retryBaseSeconds: config.webhookRetryBaseSeconds,
+          timeoutMs: config.webhookTimeoutMs,
+          allowPrivate: config.webhookAllowPrivate,
+          concurrency: config.webhookConcurrency,
+          pollIntervalMs: config.webhookPollIntervalMs,
+        })
+      : null;
     signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
     const identityPurge = startIdentityPurge({
       db,
@@ -151,6 +178,8 @@ export async function createRuntime(
       async close() {
         catalog.stop();
         stopHousekeeping();
+        // Attempts in flight finish (or are handed back after a grace) before the pool closes.
+        await webhooks?.stop();
         signer.stop();
         await identityPurge.stop();
         await app.close();

@@ -13,6 +13,7 @@ import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { operatorReservationView } from '../reservations/reservation.view.ts';
 import { checkinRepository as repo, type SessionRow, type StepRow } from './checkin.repository.ts';
 import type { SessionView, SignedSession, StepSubmission } from './checkin.schemas.ts';
+import { recordCheckinEvent } from './checkin-events.ts';
 import { sameLastName } from './proof.ts';
 import { balanceDue, buildSessionView, partySize, sessionStatus } from './session-view.ts';
 import { acceptStepData, schemaErrors } from './step-data.ts';
@@ -132,6 +133,7 @@ export function checkinService(ctx: AppContext, log: PaymentDeps['log']) {
     const done = allStepsDone(steps);
     await repo.touchSession(tx, state.session.id, now, done);
     if (done) await reservations.setCheckinStatus(tx, state.reservation.id, 'completed');
+    if (done) await recordCheckinEvent(tx, 'checkin.completed', state.reservation);
   }
 
   /** The public id of a stored session, kept encrypted for guests who prove the reservation again. */
@@ -280,6 +282,7 @@ export function checkinService(ctx: AppContext, log: PaymentDeps['log']) {
           return finishWrite(tx, { created: false, signed }, options);
         }
         await reservations.setCheckinStatus(tx, locked.id, 'in_progress');
+        await recordCheckinEvent(tx, 'checkin.started', locked);
         const signed = await sign(newId, await load(tx, await repo.lockSession(tx, sessionId), locked), tx);
         return finishWrite(tx, { created: true, signed }, options);
       });

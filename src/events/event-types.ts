@@ -22,3 +22,15 @@ export interface NewEvent {
   /** Never a secret: no access token, no session id, identity data masked (API.md 8.1). */
   data: Record<string, unknown>;
 }
+
+/**
+ * An event type, or `prefix.*` for every type under a prefix (`reservation.*`). Answers the types
+ * it stands for, or null when it names none.
+ */
+export function typesOfPattern(pattern: string): EventType[] | null {
+  if ((EVENT_TYPES as readonly string[]).includes(pattern)) return [pattern as EventType];
+  const match = /^([a-z_]+)\.\*$/.exec(pattern);
+  if (!match) return null;
+  const types = EVENT_TYPES.filter((t) => t.startsWith(`${match[1]}.`));
+  return types.length > 0 ? types : null;
+}

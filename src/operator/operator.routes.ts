@@ -10,6 +10,7 @@ import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-aut
 import { reservationListRoutes } from './reservation-list.routes.ts';
 import { reservationsRoutes } from './reservations.routes.ts';
 import { stayRoutes } from './stay.routes.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
 
 /**
  * The operator API (API.md 7), under `/api/v1/operator`: every route in this plugin is guarded by
@@ -39,4 +40,12 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
   await app.register(reservationsRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
+  await app.register(webhooksRoutes, {
+    deps: {
+      db: ctx.db,
+      encryptor: ctx.encryptor,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+      knownHotel: (id) => ctx.catalog.get(id) !== undefined,
+    },
+  });
 };

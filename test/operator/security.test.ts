@@ -73,6 +73,26 @@ const ROUTES: RouteCase[] = [
   },
   // A no-show is recorded from the day after the check-in date.
   { ...reservationRoute('POST', '/no-show', { daysPass: 2 }), scope: 'reservations:write', body: {} },
+  { method: 'GET', path: '/events', scope: 'reservations:read' },
+  {
+    method: 'POST',
+    path: '/webhook-endpoints',
+    scope: 'webhooks:write',
+    body: { url: 'http://127.0.0.1:9/hook', events: ['reservation.*'] },
+  },
+  { method: 'GET', path: '/webhook-endpoints', scope: 'webhooks:write' },
+  {
+    method: 'DELETE',
+    path: '/webhook-endpoints/{id}',
+    scope: 'webhooks:write',
+    params: async (app) => ({ id: await makeEndpoint(app) }),
+  },
+  {
+    method: 'GET',
+    path: '/webhook-endpoints/{id}/deliveries',
+    scope: 'webhooks:write',
+    params: async (app) => ({ id: await makeEndpoint(app) }),
+  },
 ];
 
 let nextStay = 0;
@@ -102,11 +122,28 @@ function reservationRoute(
   };
 }
 
+/** An endpoint for every hotel, made with the root key (this app allows a local URL). */
+async function makeEndpoint(app: OperatorApp): Promise<string> {
+  const response = await app.t.inject({
+    method: 'POST',
+    url: `${OPERATOR}/webhook-endpoints`,
+    headers: auth(app.root),
+    payload: { url: 'http://127.0.0.1:9/hook', events: ['checkin.*'] },
+  });
+  if (response.statusCode !== 201) throw new Error(`endpoint not created: ${response.body}`);
+  return response.json().id;
+}
+
 describe('operator API security (every route)', () => {
   let app: OperatorApp;
   before(async () => {
     // This file sends many bad keys from one address; the failure limit has its own test.
-    app = await startOperatorApp({ OPERATOR_AUTH_FAILURE_LIMIT: '1000000' });
+    // A local webhook URL must be allowed for the webhook routes' control requests.
+    app = await startOperatorApp({
+      OPERATOR_AUTH_FAILURE_LIMIT: '1000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_WORKER: 'false',
+    });
   });
   after(() => app.t.close());
 

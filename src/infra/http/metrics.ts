@@ -27,7 +27,13 @@ const DOMAIN_COUNTERS: Array<{ name: string; help: string; event: DomainEvent }>
  * Requests are labelled by route pattern, never the raw URL: paths carry reservation codes and
  * session ids, which are secrets.
  */
-export const metrics = fp(async (app: FastifyInstance, opts: { db: Database }) => {
+export interface MetricsOptions {
+  db: Database;
+  /** Metrics features add to the registry (handed down by the app, which knows the features). */
+  collectors?: Array<(registry: Registry, db: Database) => void>;
+}
+
+export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -72,6 +78,8 @@ export const metrics = fp(async (app: FastifyInstance, opts: { db: Database }) =
       this.set({ state: 'waiting' }, stats.waiting);
     },
   });
+
+  for (const add of opts.collectors ?? []) add(registry, opts.db);
 
   app.addHook('onResponse', async (request, reply) => {
     const labels = {

@@ -16,6 +16,8 @@ export const openapi = fp(
       securitySchemes?: Record<string, Record<string, unknown>>;
       /** Response headers that come with a schema (ETag with a reservation, Location with a new one). */
       headersBySchema?: HeadersBySchema;
+      /** OpenAPI 3.1 `webhooks`: requests the service makes to its clients (features declare them). */
+      webhooks?: Record<string, unknown>;
     },
   ) => {
     await app.register(swagger, {
@@ -36,11 +38,16 @@ export const openapi = fp(
           contact: { name: 'Innkeep maintainers (issues on the project tracker)' },
         },
         servers: [{ url: opts.publicBaseUrl }],
+        ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
         tags: [
           { name: 'booking', description: 'Availability search, quotes and reservations' },
           { name: 'checkin', description: 'Self check-in sessions and steps' },
           { name: 'service', description: 'Health, keys and this document' },
-          { name: 'Operator', description: 'The hotel’s side (API.md 7): operator keys, hotels, audit log' },
+          {
+            name: 'Operator',
+            description:
+              'The hotel’s side (API.md 7, 8): operator keys, hotels, audit log, events and webhooks',
+          },
         ],
         components: {
           securitySchemes: {
@@ -56,6 +63,15 @@ export const openapi = fp(
       transformObject: (document) => {
         if (!('openapiObject' in document)) return document.swaggerObject;
         applyHttpConventions(document.openapiObject.paths as never, opts.headersBySchema);
+        // Webhook requests are authenticated by their signature header, not an OpenAPI scheme.
+        const webhooks = (document.openapiObject as { webhooks?: Record<string, Record<string, unknown>> })
+          .webhooks;
+        for (const item of Object.values(webhooks ?? {})) {
+          for (const operation of Object.values(item)) {
+            if (operation && typeof operation === 'object')
+              (operation as { security?: unknown[] }).security ??= [];
+          }
+        }
         return document.openapiObject;
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -1,0 +1,119 @@
+import type { Executor } from '../infra/db/database.ts';
+
+/**
+ * Where a reader stands in the feed: the (transaction id, position) of the last event it saw.
+ * `xid` is an xid8 as decimal text.
+ */
+export interface FeedPosition {
+  xid: string;
+  position: number;
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  hotelId: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  at: FeedPosition;
+}
+
+interface EventRow {
+  position: number;
+  xid: string;
+  public_id: string;
+  type: string;
+  hotel_id: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toEvent = (r: EventRow): StoredEvent => ({
+  id: r.public_id,
+  type: r.type,
+  hotelId: r.hotel_id,
+  data: r.data,
+  createdAt: r.created_at,
+  at: { xid: r.xid, position: Number(r.position) },
+});
+
+/*
+ * Why the feed never skips an event (API.md 8.1), and why this way.
+ *
+ * A position from an identity column is taken when the row is inserted, not when its transaction
+ * commits: transaction A takes position 5, B takes 6 and commits first, a reader sees 6 and moves
+ * past it, then A commits and 5 is behind the reader for ever. Two fixes were possible:
+ *
+ *  (a) give positions at commit time: take one lock just before COMMIT, then nextval(). Every
+ *      transaction that raises an event would need a hook at its very end (recordEvent cannot add
+ *      one: it only has `tx`), and all of them would queue on that lock through their commit
+ *      (WAL flush included), serialising the booking path.
+ *  (b) keep the insert-time position, record the inserting transaction's id (`xid`, a column
+ *      default, so recordEvent stays one INSERT) and publish an event only once its transaction
+ *      is older than every transaction still running: `xid < pg_snapshot_xmin(pg_current_snapshot())`,
+ *      narrowed to this database's transactions by `events_feed_horizon()` (migration 007).
+ *      Every transaction below that horizon has committed or aborted, so the set of published
+ *      events only ever grows at the end of the (xid, position) order: a reader past an event in
+ *      that order has seen every event before it.
+ *
+ * We chose (b): no lock on the write path, nothing to remember at commit, the same SQL on
+ * PostgreSQL and PGlite. Its cost: an event waits for every older transaction of this database to
+ * end (a long-running one delays the feed; the service's connections are cut after 60 s idle in a
+ * transaction). The order is that of the transactions' first writes, a consistent total order in
+ * which each transaction's events are contiguous once published.
+ */
+const PUBLISHED = 'xid < (SELECT events_feed_horizon())';
+
+export const feedRepository = {
+  /** The feed position of an event by id, with its hotel; null for an unknown (or purged) id. */
+  async positionOf(db: Executor, id: string): Promise<{ at: FeedPosition; hotelId: string } | null> {
+    const { rows } = await db.query<{ xid: string; position: number; hotel_id: string }>(
+      `SELECT xid::text AS xid, position, hotel_id FROM events WHERE public_id = $1 AND ${PUBLISHED}`,
+      [id],
+    );
+    const row = rows[0];
+    return row ? { at: { xid: row.xid, position: Number(row.position) }, hotelId: row.hotel_id } : null;
+  },
+
+  /**
+   * Published events after `after` (from the start when null), in feed order. `hotelIds` null = all
+   * hotels, `types` null = all types.
+   */
+  async page(
+    db: Executor,
+    q: {
+      after: FeedPosition | null;
+      hotelIds: readonly string[] | null;
+      types: readonly string[] | null;
+      limit: number;
+    },
+  ): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventRow>(
+      `SELECT position, xid::text AS xid, public_id, type, hotel_id, data, created_at
+         FROM events
+        WHERE ${PUBLISHED}
+          AND ($1::text IS NULL OR (xid, position) > ($1::text::xid8, $2::bigint))
+          AND ($3::text[] IS NULL OR hotel_id = ANY ($3::text[]))
+          AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
+        ORDER BY xid, position
+        LIMIT $5`,
+      [q.after?.xid ?? null, q.after?.position ?? null, q.hotelIds, q.types, q.limit],
+    );
+    return rows.map(toEvent);
+  },
+
+  /** Retention (EVENT_RETENTION_DAYS): events created before `before` go, with their deliveries. */
+  async deleteOlderThan(db: Executor, before: Date): Promise<number> {
+    let deleted = 0;
+    // In batches, so a first purge of a large backlog holds no long transaction.
+    for (;;) {
+      const { rowCount } = await db.query(
+        `DELETE FROM events WHERE position IN (
+           SELECT position FROM events WHERE created_at < $1 ORDER BY created_at LIMIT 5000)`,
+        [before],
+      );
+      deleted += rowCount;
+      if (rowCount < 5000) return deleted;
+    }
+  },
+};
