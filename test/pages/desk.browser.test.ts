@@ -78,7 +78,8 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
   /**
    * Whether another branch's endpoint is served yet: an unknown route answers 404 with
    * `unknownRoute: true` (not the 404 of an unknown reservation). When it is not, the test says so
-   * and is skipped.
+   * and is skipped. The probe is a real request: probe a POST with a code that does not exist
+   * (`NOSUCHRES`, a 404 `not_found` without `unknownRoute`), or it would do what it asks.
    */
   async function served(t: TestContext, method: 'GET' | 'POST' | 'PATCH', url: string, what: string) {
     const res = await app.t.inject({
@@ -167,7 +168,13 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
       // from `unknownRoute`, not from the English detail) and shows no error.
       await page.getByText('this server does not offer reservation details yet').waitFor();
       assert.equal(await page.locator('.form-alert').count(), 0);
+    } else {
+      // No check-in session yet, so no steps (API.md 7.2): the page says so, not an empty list.
+      assert.deepEqual(detail.json().checkin.steps, []);
+      await page.getByText('has not opened online check-in yet').waitFor();
+      assert.equal(await page.locator('.desk-steps').count(), 0);
     }
+    assert.match(facts, /2 adults, 1 room/);
     await expectA11y(page);
     await screenshot(page, 'desk-reservation-phone');
 
@@ -187,10 +194,47 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await expectA11y(page);
     await screenshot(page, 'desk-today-desktop');
     if (!(await served(t, 'GET', `/reservations/${code}`, 'the reservation detail'))) return;
+    // A reservation has check-in steps once the guest opens online check-in (API.md 7.2: none
+    // before a session exists); this guest has also given their details.
+    const opened = await app.t.inject({
+      method: 'POST',
+      url: '/api/v1/checkin/sessions',
+      payload: { reservationId: code, lastName: 'Moura' },
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const step = await app.t.inject({
+      method: 'POST',
+      url: `/api/v1/checkin/sessions/${opened.json().session.id}/step`,
+      payload: {
+        step: 'guest_details',
+        data: {
+          firstName: 'Inês',
+          lastName: 'Moura',
+          email: 'ines@example.com',
+          dateOfBirth: '1990-04-02',
+          nationality: 'PT',
+          arrivalTime: '15:30',
+        },
+      },
+    });
+    assert.equal(step.statusCode, 200, step.body);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page
+      .getByRole('button', { name: /Inês Moura/ })
+      .getByText('Check-in in progress')
+      .waitFor();
     await page.getByRole('button', { name: /Inês Moura/ }).click();
     await page.getByRole('heading', { name: `Reservation ${code}` }).waitFor();
     await page.locator('.desk-steps li').first().waitFor();
-    assert.match(await page.locator('.desk-steps').innerText(), /Guest details/);
+    const steps = page.locator('.desk-steps li');
+    assert.match(
+      await steps.first().innerText(),
+      /Guest details\s+Done\s+Inês Moura · PT · arriving at 15:30/,
+    );
+    assert.match(await steps.nth(1).innerText(), /Other guests\s+To do/);
+    assert.match(await page.locator('.desk-steps').innerText(), /Payment/);
+    await expectA11y(page);
+    await screenshot(page, 'desk-reservation-desktop');
     assert.deepEqual(errors, []);
   });
 
@@ -224,7 +268,7 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
 
   it('cancels a reservation, waiving the fee (once operator cancel is served)', async (t) => {
     const code = await book({ firstName: 'Carla', lastName: 'Nunes' }, 1);
-    if (!(await served(t, 'POST', `/reservations/${code}/cancel`, 'operator cancel'))) return;
+    if (!(await served(t, 'POST', '/reservations/NOSUCHRES/cancel', 'operator cancel'))) return;
     const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
     await signIn(page);
     await page.getByRole('button', { name: 'Search' }).first().click();
@@ -237,6 +281,8 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Cancel reservation' }).click();
     await page.getByText('Reservation cancelled.').waitFor();
     assert.match(await page.locator('.desk-facts').innerText(), /Cancelled/);
+    // Waived: no fee, although the stay starts tomorrow (past the free cancellation).
+    await page.getByText(/fee €0\.00/).waitFor();
     await expectA11y(page);
     assert.deepEqual(errors, []);
   });

@@ -61,10 +61,7 @@ function draw(detail, ctx) {
     [t('desk.detail.email'), r.guest.email],
     [t('desk.detail.phone'), r.guest.phone],
     [t('desk.detail.dates'), t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })],
-    [
-      t('desk.detail.party'),
-      t('desk.detail.partyValue', { adults: r.adults, children: r.children.length, rooms: r.rooms }),
-    ],
+    [t('desk.detail.party'), party(r)],
     [t('desk.detail.room'), r.roomType.name],
     [t('desk.detail.rate'), r.ratePlan.name],
     [t('desk.detail.total'), money(r.total)],
@@ -101,13 +98,60 @@ function draw(detail, ctx) {
         { class: 'desk-facts card' },
         rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
       ),
-      checkinSection(detail),
+      checkinSection(detail, ctx),
       actions(detail, ctx),
     ),
   );
 }
 
-function checkinSection(detail) {
+/** "2 adults, 1 child, 1 room": each part in the language's plural. */
+function party(r) {
+  return [
+    t('desk.detail.adults', { count: r.adults }),
+    r.children.length ? t('desk.detail.children', { count: r.children.length }) : null,
+    t('desk.detail.rooms', { count: r.rooms }),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
+ * What the guest gave in a step, as the API shows it to the hotel (masked: the document's last 4
+ * characters, no image or signature), in one line; null before the step was submitted.
+ */
+function stepData(step) {
+  const d = step.data;
+  if (!d) return null;
+  switch (step.name) {
+    case 'guest_details':
+      return [
+        `${d.firstName} ${d.lastName}`,
+        d.nationality,
+        d.arrivalTime ? t('desk.stepData.arrival', { time: d.arrivalTime }) : null,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+    case 'companions':
+      return d.guests.map((g) => `${g.firstName} ${g.lastName}`).join(', ');
+    case 'identity_document':
+      if (d.purged) return t('desk.stepData.purged');
+      return t('desk.stepData.document', {
+        type: t(`document.${d.type}`),
+        last4: d.numberLast4,
+        country: d.issuingCountry,
+      });
+    case 'signature':
+      return t('desk.stepData.signedBy', { name: d.signerName });
+    case 'payment':
+      return [money(d.amount), d.brand && d.last4 ? `${d.brand} ···· ${d.last4}` : null]
+        .filter(Boolean)
+        .join(' · ');
+    default:
+      return null;
+  }
+}
+
+function checkinSection(detail, ctx) {
   const checkin = detail.reservation.checkin;
   const steps = checkin.steps ?? [];
   return h(
@@ -116,23 +160,34 @@ function checkinSection(detail) {
     h('h2', { id: 'checkin-heading' }, t('desk.detail.checkin')),
     h('p', {}, badge(`checkin-${checkin.status}`, t(`desk.checkin.${checkin.status}`))),
     checkin.completedAt
-      ? h('p', { class: 'muted' }, t('desk.detail.completedAt', { when: instant(checkin.completedAt) }))
+      ? h(
+          'p',
+          { class: 'muted' },
+          t('desk.detail.completedAt', { when: instant(checkin.completedAt, ctx.hotel?.timezone) }),
+        )
       : null,
-    detail.stepsMissing
-      ? h('p', { class: 'muted' }, t('desk.detail.unavailable'))
-      : h(
-          'ol',
-          { class: 'desk-steps' },
-          steps.map((s) =>
-            h(
-              'li',
-              { class: `step-${s.status}` },
-              h('span', {}, t(`desk.step.${s.name}`)),
-              ' ',
-              badge(`step-${s.status}`, t(`desk.stepStatus.${s.status}`)),
-            ),
-          ),
-        ),
+    stepsList(detail, steps),
+  );
+}
+
+/** The session's steps; none exist before the guest opens online check-in (API.md 7.2). */
+function stepsList(detail, steps) {
+  if (detail.stepsMissing) return h('p', { class: 'muted' }, t('desk.detail.unavailable'));
+  if (steps.length === 0) return h('p', { class: 'muted' }, t('desk.detail.noSession'));
+  return h(
+    'ol',
+    { class: 'desk-steps' },
+    steps.map((s) => {
+      const data = stepData(s);
+      return h(
+        'li',
+        { class: `step-${s.status}` },
+        h('span', {}, t(`desk.step.${s.name}`)),
+        ' ',
+        badge(`step-${s.status}`, t(`desk.stepStatus.${s.status}`)),
+        data ? h('div', { class: 'muted' }, data) : null,
+      );
+    }),
   );
 }
 
@@ -208,8 +263,10 @@ async function act(event, form, detail, ctx, action, body) {
         headers: { 'if-match': detail.etag ?? `"${r.version}"` },
       }),
     );
+    // The answer of a change is the reservation without the check-in steps (API.md 7.2): the
+    // steps read before are kept (the desk's actions do not change them), with the new status.
     Object.assign(detail, {
-      reservation: { ...r, ...updated },
+      reservation: { ...r, ...updated, checkin: { ...r.checkin, ...updated.checkin } },
       etag: etag ?? `"${updated.version}"`,
       problem: null,
     });
