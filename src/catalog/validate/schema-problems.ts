@@ -1,8 +1,10 @@
-import type { TSchema } from '@sinclair/typebox';
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
+import { isCalendarDate } from '../../calendar/dates.ts';
 import { registerSchemaFormats } from '../../infra/http/common-schemas.ts';
-import { CatalogFile } from '../catalog.schema.ts';
+import { CatalogFile, PERIOD_DATE_FORMAT } from '../catalog.schema.ts';
+import { isMonthDay } from '../recurrence.ts';
 import { displayPath, isRecord, pointerKey } from './paths.ts';
 
 /** The shape of a catalogue: schema errors in JSON Schema wording, and unknown properties. */
@@ -10,6 +12,7 @@ import { displayPath, isRecord, pointerKey } from './paths.ts';
 // A catalogue is checked at start and by the CLI, before (or without) an app: the 'date' format
 // must be known here too.
 registerSchemaFormats();
+FormatRegistry.Set(PERIOD_DATE_FORMAT, (value) => isCalendarDate(value) || isMonthDay(value));
 
 const catalogCheck = TypeCompiler.Compile(CatalogFile);
 
@@ -91,9 +94,9 @@ function describe(error: ValueError): string {
       return `must match ${schema.pattern}${schema.description ? ` (${schema.description})` : ''}`;
     case ValueErrorType.StringFormat:
     case ValueErrorType.StringFormatUnknown:
-      return schema.format === 'date'
-        ? 'must be a calendar date YYYY-MM-DD'
-        : `must be a valid ${schema.format}`;
+      if (schema.format === 'date') return 'must be a calendar date YYYY-MM-DD';
+      if (schema.format === PERIOD_DATE_FORMAT) return periodDateMessage(error.value);
+      return `must be a valid ${schema.format}`;
     case ValueErrorType.ArrayMinItems:
       return `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`;
     case ValueErrorType.Literal:
@@ -106,6 +109,17 @@ function describe(error: ValueError): string {
     default:
       return error.message;
   }
+}
+
+/** Says which of the two forms of a period's end was meant, when it can tell. */
+function periodDateMessage(value: unknown): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return 'must be a calendar date YYYY-MM-DD';
+  }
+  if (typeof value === 'string' && value.startsWith('--')) {
+    return 'must be a yearly month-day --MM-DD on the calendar (--02-29 is allowed: leap years only)';
+  }
+  return 'must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year';
 }
 
 /** Walks a value that already passed the schema and yields a warning for each property it does not name. */
