@@ -114,7 +114,7 @@ export async function createRuntime(
       logger.info({ file, hotels: hotels.map((h) => h.id) }, 'catalogue loaded');
     }
     await applyCatalog(db, hotels, clock.now());
-    const catalog = new CatalogStore(db);
+    const catalog = new CatalogStore(db, clock);
     await catalog.refresh();
 
     const dataKey = await resolveEncryptionKey(config);

@@ -1,5 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CalendarDate } from '../infra/http/common-schemas.ts';
 
 /**
  * The catalogue file (API.md section 6). Unknown properties are tolerated (and reported as
@@ -8,7 +7,16 @@ import { CalendarDate } from '../infra/http/common-schemas.ts';
  */
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'catalogue id' });
-const HotelDate = CalendarDate();
+/**
+ * The ends of a season or restriction: a hotel-local date, or an ISO 8601 recurring month-day
+ * `--MM-DD` for a period that comes back every year (`recurrence.ts`). The format is registered by
+ * the catalogue's validation (`validate/schema-problems.ts`).
+ */
+export const PERIOD_DATE_FORMAT = 'catalog-period-date';
+const PeriodDate = Type.String({
+  format: PERIOD_DATE_FORMAT,
+  description: 'YYYY-MM-DD, or --MM-DD for every year',
+});
 const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
 const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
@@ -35,8 +43,8 @@ export const RoomPrice = Type.Object({
 export type RoomPrice = Static<typeof RoomPrice>;
 
 export const SeasonDef = Type.Object({
-  from: HotelDate,
-  to: HotelDate,
+  from: PeriodDate,
+  to: PeriodDate,
   prices: Type.Record(Type.String(), Type.Partial(RoomPrice)),
 });
 export type SeasonDef = Static<typeof SeasonDef>;
@@ -91,8 +99,8 @@ export const TaxDef = Type.Union([
 export type TaxDef = Static<typeof TaxDef>;
 
 export const RestrictionDef = Type.Object({
-  from: HotelDate,
-  to: HotelDate,
+  from: PeriodDate,
+  to: PeriodDate,
   roomTypes: Type.Optional(Type.Array(Id)),
   ratePlans: Type.Optional(Type.Array(Id)),
   stopSell: Type.Optional(Type.Boolean()),
@@ -124,7 +132,9 @@ export type CatalogFile = Static<typeof CatalogFile>;
 
 /**
  * A hotel after loading: defaults applied, so the rules never deal with absent fields.
- * Pure booking rules take this shape.
+ * Pure booking rules take this shape. As parsed and stored, its seasons and restrictions may be
+ * yearly (`--MM-DD`); the catalogue store hands it out with those expanded into dated periods
+ * (`expandYearlyPeriods` in `recurrence.ts`), the only form the per-night rules are given.
  */
 export interface Hotel {
   id: string;

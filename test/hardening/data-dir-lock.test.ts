@@ -11,8 +11,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATA_DIR_LOCKED_EXIT_CODE, LOCK_FILE } from '../../src/infra/db/data-dir-lock.ts';
-import { daysFromNow } from '../helpers/test-app.ts';
 import { http, ROOT, run, type ServiceProcess, startService } from '../postgres/support.ts';
+
+/** The year of the next 10 March at least a week away, which no demo season or restriction covers. */
+const weekAhead = new Date(Date.now() + 7 * 86_400_000).toISOString();
+const quietYear = Number(weekAhead.slice(0, 4)) + (weekAhead.slice(5, 10) > '03-10' ? 1 : 0);
 
 /** The pid of a process that has exited (and so is free, and not reused this soon). */
 async function deadPid(): Promise<number> {
@@ -75,8 +78,9 @@ describe('DATA_DIR lock (embedded engine)', () => {
     assert.equal((await http(baseUrl, 'GET', '/readyz')).status, 200);
     const search = await http(baseUrl, 'POST', '/api/v1/booking/availability/search', {
       hotelId: 'harbour-view',
-      checkIn: daysFromNow(30),
-      checkOut: daysFromNow(32),
+      // The demo's yearly seasons and restrictions leave 10 March alone (as the README's walk-through).
+      checkIn: `${quietYear}-03-10`,
+      checkOut: `${quietYear}-03-12`,
       adults: 1,
     });
     assert.equal(search.status, 200, JSON.stringify(search.body));

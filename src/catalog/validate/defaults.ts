@@ -1,0 +1,77 @@
+import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
+
+/** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
+export function withDefaults(hotel: HotelDef): Hotel {
+  return {
+    id: hotel.id,
+    name: hotel.name,
+    timezone: hotel.timezone,
+    currency: hotel.currency,
+    checkInTime: hotel.checkInTime ?? '15:00',
+    checkOutTime: hotel.checkOutTime ?? '11:00',
+    maxDaysBeforeArrival: hotel.maxDaysBeforeArrival ?? null,
+    roomTypes: hotel.roomTypes.map((rt) => ({
+      id: rt.id,
+      name: rt.name,
+      count: rt.count,
+      maxAdults: rt.maxAdults,
+      maxChildren: rt.maxChildren,
+      maxOccupancy: rt.maxOccupancy,
+      ...(rt.roomNumbers ? { roomNumbers: [...rt.roomNumbers] } : {}),
+    })),
+    ratePlans: hotel.ratePlans.map((rp) => ({
+      id: rp.id,
+      name: rp.name,
+      refundable: rp.refundable,
+      prepayment: rp.prepayment,
+      freeCancellationDays: rp.freeCancellationDays ?? 0,
+      penaltyNights: rp.penaltyNights ?? 1,
+      prices: mapValues(rp.prices, (price) => ({ ...knownPriceFields(price), base: price.base })),
+      seasons: (rp.seasons ?? []).map(
+        (season): SeasonDef => ({
+          from: season.from,
+          to: season.to,
+          prices: mapValues(season.prices, knownPriceFields),
+        }),
+      ),
+    })),
+    services: (hotel.services ?? []).map((s) => ({
+      id: s.id,
+      name: s.name,
+      pricing: s.pricing,
+      amount: s.amount,
+    })),
+    taxes: (hotel.taxes ?? []).map(knownTaxFields),
+    restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
+  };
+}
+
+function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
+}
+
+function pickDefined<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
+  return picked;
+}
+
+function knownPriceFields(price: Partial<RoomPrice>): Partial<RoomPrice> {
+  return pickDefined(price, ['base', 'includedAdults', 'extraAdult', 'child']);
+}
+
+function knownTaxFields(tax: TaxDef): TaxDef {
+  return tax.type === 'percent_included'
+    ? { code: tax.code, name: tax.name, type: tax.type, rate: tax.rate }
+    : { code: tax.code, name: tax.name, type: tax.type, amount: tax.amount };
+}
+
+function knownRestrictionFields(r: RestrictionDef): RestrictionDef {
+  return {
+    from: r.from,
+    to: r.to,
+    ...pickDefined(r, ['stopSell', 'closedToArrival', 'closedToDeparture', 'minStay', 'maxStay']),
+    ...(r.roomTypes ? { roomTypes: [...r.roomTypes] } : {}),
+    ...(r.ratePlans ? { ratePlans: [...r.ratePlans] } : {}),
+  };
+}

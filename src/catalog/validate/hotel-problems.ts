@@ -1,0 +1,81 @@
+import type { CatalogFile, HotelDef } from '../catalog.schema.ts';
+import { ratePlanProblems } from './rate-plan-problems.ts';
+import { duplicates } from './references.ts';
+import { restrictionProblems } from './restriction-problems.ts';
+
+/** Faults the schema cannot see: duplicate ids, dangling references, reversed periods, bad zones. */
+export function crossReferenceProblems(file: CatalogFile, warnings: string[]): string[] {
+  const problems = duplicates(
+    file.hotels.map((h) => h.id),
+    (i) => `hotels/${i}/id`,
+    'hotel id',
+  );
+  file.hotels.forEach((hotel, h) => {
+    problems.push(...hotelProblems(hotel, `hotels/${h}`, warnings));
+  });
+  return problems;
+}
+
+function isTimeZone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[] {
+  const problems: string[] = [];
+  if (!isTimeZone(hotel.timezone)) {
+    problems.push(`${at}/timezone: unknown IANA time zone ${JSON.stringify(hotel.timezone)}`);
+  }
+  const roomTypeIds = new Set(hotel.roomTypes.map((rt) => rt.id));
+  const ratePlanIds = new Set(hotel.ratePlans.map((rp) => rp.id));
+  problems.push(
+    ...duplicates(
+      hotel.roomTypes.map((rt) => rt.id),
+      (i) => `${at}/roomTypes/${i}/id`,
+      'room type id',
+    ),
+    // A room number belongs to one room of the hotel: listed twice, an arrival could be given it twice.
+    ...duplicates(
+      hotel.roomTypes.flatMap((rt) => rt.roomNumbers ?? []),
+      (i) => `${at}/roomTypes/${roomNumberOwner(hotel, i)}`,
+      'room number',
+    ),
+    ...duplicates(
+      hotel.ratePlans.map((rp) => rp.id),
+      (i) => `${at}/ratePlans/${i}/id`,
+      'rate plan id',
+    ),
+    ...duplicates(
+      (hotel.services ?? []).map((s) => s.id),
+      (i) => `${at}/services/${i}/id`,
+      'service id',
+    ),
+    ...duplicates(
+      (hotel.taxes ?? []).map((t) => t.code),
+      (i) => `${at}/taxes/${i}/code`,
+      'tax code',
+    ),
+  );
+  hotel.ratePlans.forEach((ratePlan, p) => {
+    problems.push(...ratePlanProblems(ratePlan, roomTypeIds, `${at}/ratePlans/${p}`, warnings));
+  });
+  (hotel.restrictions ?? []).forEach((restriction, r) => {
+    problems.push(...restrictionProblems(restriction, roomTypeIds, ratePlanIds, `${at}/restrictions/${r}`));
+  });
+  return problems;
+}
+
+/** `t/roomNumbers/n` of the `i`th room number of the hotel, counted across its room types. */
+function roomNumberOwner(hotel: HotelDef, i: number): string {
+  let left = i;
+  for (const [t, rt] of hotel.roomTypes.entries()) {
+    const numbers = rt.roomNumbers ?? [];
+    if (left < numbers.length) return `${t}/roomNumbers/${left}`;
+    left -= numbers.length;
+  }
+  return '';
+}

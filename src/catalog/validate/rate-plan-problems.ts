@@ -1,0 +1,29 @@
+import type { RatePlanDef } from '../catalog.schema.ts';
+import { pointerKey } from './paths.ts';
+import { periodProblems } from './periods.ts';
+import { unknownIds } from './references.ts';
+
+/** A rate plan's prices and seasons name only the hotel's room types; seasons run forwards. */
+export function ratePlanProblems(
+  ratePlan: RatePlanDef,
+  roomTypeIds: Set<string>,
+  at: string,
+  warnings: string[],
+): string[] {
+  const priced = Object.keys(ratePlan.prices);
+  const problems = unknownIds(priced, roomTypeIds, (id) => `${at}/prices/${pointerKey(id)}`, 'room type');
+  (ratePlan.seasons ?? []).forEach((season, s) => {
+    const seasonAt = `${at}/seasons/${s}`;
+    problems.push(...periodProblems(season, seasonAt));
+    for (const roomTypeId of Object.keys(season.prices)) {
+      const priceAt = `${seasonAt}/prices/${pointerKey(roomTypeId)}`;
+      if (!roomTypeIds.has(roomTypeId)) {
+        problems.push(`${priceAt}: unknown room type ${JSON.stringify(roomTypeId)}`);
+      } else if (!Object.hasOwn(ratePlan.prices, roomTypeId)) {
+        // The plan does not sell this room type, so a seasonal price for it can never apply.
+        warnings.push(`${priceAt}: room type not priced by this rate plan, ignored`);
+      }
+    }
+  });
+  return problems;
+}
