@@ -174,10 +174,21 @@ export const checkinRepository = {
     return countInTwoWindows(db, 'checkin_proof_failures', clients, now, windowSeconds);
   },
 
-  /** Takes back the attempts that turned out to be a valid proof. */
+  /**
+   * Takes back the attempts that turned out to be a valid proof. The rows are locked in the order
+   * given, the order `countProofAttempts` takes them in (the pair, then the address): concurrent
+   * proofs from one address never wait for each other in a cycle.
+   */
   async forgiveProofAttempts(db: Executor, clientHashes: Buffer[]): Promise<void> {
     await db.query(
-      'UPDATE checkin_proof_failures SET failures = greatest(failures - 1, 0) WHERE client_hash = ANY($1::bytea[])',
+      `WITH locked AS (
+         SELECT client_hash FROM checkin_proof_failures
+         WHERE client_hash = ANY($1::bytea[])
+         ORDER BY array_position($1::bytea[], client_hash)
+         FOR UPDATE
+       )
+       UPDATE checkin_proof_failures f SET failures = greatest(f.failures - 1, 0)
+       FROM locked WHERE f.client_hash = locked.client_hash`,
       [clientHashes],
     );
   },
