@@ -1,15 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Database, Executor } from '../../src/infra/db/database.ts';
 
 /**
- * Counts the SQL statements an app sends (outside and inside transactions; a transaction's BEGIN
- * and COMMIT count as two more), for tests that hold a request to a statement budget.
+ * Counts the SQL statements an app sends on behalf of one piece of work (a request injected inside
+ * `count`), outside and inside transactions, a transaction's BEGIN and COMMIT as two more. Work the
+ * app does on its own meanwhile (the webhook worker's polls, housekeeping) is not counted: only
+ * statements sent from `count`'s asynchronous context are.
  */
 export function statementCounter() {
-  let statements: string[] = [];
+  const current = new AsyncLocalStorage<string[]>();
+  const note = (sql: string) => current.getStore()?.push(sql.replace(/\s+/g, ' ').trim());
   const counted = <E extends Executor>(ex: E): E => ({
     ...ex,
     query: (sql: string, params?: readonly unknown[]) => {
-      statements.push(sql.replace(/\s+/g, ' ').trim());
+      note(sql);
       return ex.query(sql, params);
     },
   });
@@ -17,20 +21,20 @@ export function statementCounter() {
     ...counted(db),
     transaction: (fn) =>
       db.transaction((tx) => {
-        statements.push('BEGIN');
+        note('BEGIN');
         return fn(counted(tx)).then((result) => {
-          statements.push('COMMIT');
+          note('COMMIT');
           return result;
         });
       }),
   });
   return {
     wrap,
-    /** The statements sent since the last call, and starts counting afresh. */
-    take(): string[] {
-      const taken = statements;
-      statements = [];
-      return taken;
+    /** Runs `work`, answering its result and the statements it sent. */
+    async count<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+      const statements: string[] = [];
+      const result = await current.run(statements, work);
+      return { result, statements };
     },
   };
 }
