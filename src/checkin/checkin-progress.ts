@@ -24,11 +24,11 @@ export type CheckinProgress = Static<typeof CheckinProgress>;
 
 /** The reservation's check-in as the hotel reads it: status, completion and the masked steps. */
 export async function checkinProgress(db: Executor, reservation: ReservationRow): Promise<CheckinProgress> {
-  const session = await repo.sessionByReservation(db, reservation.id);
-  const steps = session ? stepViews(await repo.steps(db, session.id)) : [];
+  const stored = await repo.sessionByReservation(db, reservation.id);
+  const completedAt = stored?.session.completed_at;
   return {
     status: reservation.checkinStatus,
-    ...(session?.completed_at ? { completedAt: toRfc3339(session.completed_at) } : {}),
-    steps,
+    ...(completedAt ? { completedAt: toRfc3339(completedAt) } : {}),
+    steps: stored ? stepViews(stored.steps) : [],
   };
 }

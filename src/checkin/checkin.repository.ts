@@ -1,6 +1,6 @@
 import type { Executor } from '../infra/db/database.ts';
-import { countInWindow } from '../infra/db/fixed-window-counter.ts';
-import type { StepName, StepState, StepStatus } from './steps.ts';
+import { countInTwoWindows, countInWindow } from '../infra/db/fixed-window-counter.ts';
+import type { StepName, StepState, StepStatus } from './step-machine.ts';
 
 export interface SessionRow {
   id: number;
@@ -16,71 +16,89 @@ export interface StepRow extends StepState {
   data: Record<string, unknown> | null;
 }
 
+/** A session with its steps, in order: what one statement reads. */
+export interface StoredSession {
+  session: SessionRow;
+  steps: StepRow[];
+}
+
 const SESSION_COLUMNS = 'id, token_secret, reservation_id, status, created_at, updated_at, completed_at';
+/** The session's columns and its steps in order, as one JSON array (one statement reads both). */
+const SESSION_WITH_STEPS = `s.id, s.token_secret, s.reservation_id, s.status, s.created_at, s.updated_at, s.completed_at,
+  (SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
+                   ORDER BY st.position)
+   FROM checkin_steps st WHERE st.session_id = s.id) AS steps`;
+
+type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
+
+function stored(row: SessionWithStepsRow | undefined): StoredSession | null {
+  if (!row) return null;
+  const { steps, ...session } = row;
+  return { session, steps: steps ?? [] };
+}
 
 /** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
 export const checkinRepository = {
-  async sessionByTokenHash(db: Executor, tokenHash: Buffer): Promise<SessionRow | null> {
-    const { rows } = await db.query<SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM checkin_sessions WHERE token_hash = $1`,
+  async sessionByTokenHash(db: Executor, tokenHash: Buffer): Promise<StoredSession | null> {
+    const { rows } = await db.query<SessionWithStepsRow>(
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.token_hash = $1`,
       [tokenHash],
     );
-    return rows[0] ?? null;
+    return stored(rows[0]);
   },
 
-  async sessionByReservation(db: Executor, reservationId: number): Promise<SessionRow | null> {
-    const { rows } = await db.query<SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM checkin_sessions WHERE reservation_id = $1`,
+  async sessionByReservation(db: Executor, reservationId: number): Promise<StoredSession | null> {
+    const { rows } = await db.query<SessionWithStepsRow>(
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.reservation_id = $1`,
       [reservationId],
     );
-    return rows[0] ?? null;
+    return stored(rows[0]);
   },
 
-  async lockSession(tx: Executor, id: number): Promise<SessionRow> {
-    const { rows } = await tx.query<SessionRow>(
-      `SELECT ${SESSION_COLUMNS} FROM checkin_sessions WHERE id = $1 FOR UPDATE`,
+  /** The session locked for the rest of the transaction, with its steps as they are now. */
+  async lockSession(tx: Executor, id: number): Promise<StoredSession> {
+    const { rows } = await tx.query<SessionWithStepsRow>(
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.id = $1 FOR UPDATE OF s`,
       [id],
     );
-    if (!rows[0]) throw new Error(`check-in session ${id} vanished`);
-    return rows[0];
+    const found = stored(rows[0]);
+    if (!found) throw new Error(`check-in session ${id} vanished`);
+    return found;
   },
 
-  async steps(db: Executor, sessionId: number): Promise<StepRow[]> {
-    const { rows } = await db.query<StepRow>(
-      'SELECT name, status, required, data FROM checkin_steps WHERE session_id = $1 ORDER BY position',
-      [sessionId],
-    );
-    return rows;
-  },
-
-  /** Creates the session unless the reservation already has one (then null: read that one instead). */
+  /**
+   * Creates the session and its steps in one statement, unless the reservation already has one
+   * (then null: read that one instead).
+   */
   async insertSession(
     tx: Executor,
     session: { tokenHash: Buffer; tokenSecret: Buffer; reservationId: number; now: Date },
     steps: readonly StepState[],
-  ): Promise<number | null> {
-    const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO checkin_sessions (token_hash, token_secret, reservation_id, status, created_at, updated_at)
-       VALUES ($1, $2, $3, 'open', $4, $4)
-       ON CONFLICT (reservation_id) DO NOTHING
-       RETURNING id`,
-      [session.tokenHash, session.tokenSecret, session.reservationId, session.now],
-    );
-    const id = rows[0]?.id;
-    if (id === undefined) return null;
-    await tx.query(
-      `INSERT INTO checkin_steps (session_id, name, position, status, required)
-       SELECT $1, name, position, status, required
-       FROM unnest($2::text[], $3::int[], $4::text[], $5::boolean[]) AS s(name, position, status, required)`,
+  ): Promise<SessionRow | null> {
+    const { rows } = await tx.query<SessionRow>(
+      `WITH s AS (
+         INSERT INTO checkin_sessions (token_hash, token_secret, reservation_id, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'open', $4, $4)
+         ON CONFLICT (reservation_id) DO NOTHING
+         RETURNING ${SESSION_COLUMNS}
+       ), steps AS (
+         INSERT INTO checkin_steps (session_id, name, position, status, required)
+         SELECT s.id, x.name, x.position, x.status, x.required
+         FROM s, unnest($5::text[], $6::int[], $7::text[], $8::boolean[]) AS x(name, position, status, required)
+       )
+       SELECT ${SESSION_COLUMNS} FROM s`,
       [
-        id,
+        session.tokenHash,
+        session.tokenSecret,
+        session.reservationId,
+        session.now,
         steps.map((s) => s.name),
         steps.map((_, i) => i + 1),
         steps.map((s) => s.status),
         steps.map((s) => s.required),
       ],
     );
-    return id;
+    return rows[0] ?? null;
   },
 
   async setStepStatus(tx: Executor, sessionId: number, name: StepName, status: StepStatus): Promise<void> {
@@ -91,30 +109,51 @@ export const checkinRepository = {
     ]);
   },
 
-  /** Stores an accepted submission, replacing any earlier one (a correction) and its secrets. */
+  /**
+   * Stores an accepted submission, replacing any earlier one (a correction) and its secrets, and
+   * marks the session updated (and completed, with `completed`), in one statement. Answers the
+   * session and the step's data as stored.
+   */
   async saveStep(
     tx: Executor,
     sessionId: number,
     name: StepName,
-    step: { data: unknown; secret: Buffer | null; attachment: Buffer | null; now: Date },
-  ): Promise<void> {
-    await tx.query(
-      `UPDATE checkin_steps
-       SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
-       WHERE session_id = $1 AND name = $2`,
-      [sessionId, name, JSON.stringify(step.data), step.secret, step.attachment, step.now],
+    step: { data: unknown; secret: Buffer | null; attachment: Buffer | null; now: Date; completed: boolean },
+  ): Promise<{ session: SessionRow; data: StepRow['data'] }> {
+    const { rows } = await tx.query<SessionRow & { step_data: StepRow['data'] }>(
+      `WITH saved AS (
+         UPDATE checkin_steps
+         SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
+         WHERE session_id = $1 AND name = $2
+         RETURNING data
+       )
+       UPDATE checkin_sessions
+       SET updated_at = $6,
+           status = CASE WHEN $7::boolean THEN 'completed' ELSE status END,
+           completed_at = CASE WHEN $7::boolean THEN $6 ELSE completed_at END
+       WHERE id = $1
+       RETURNING ${SESSION_COLUMNS}, (SELECT data FROM saved) AS step_data`,
+      [sessionId, name, JSON.stringify(step.data), step.secret, step.attachment, step.now, step.completed],
     );
+    const row = rows[0];
+    if (!row) throw new Error(`check-in session ${sessionId} vanished`);
+    const { step_data, ...session } = row;
+    return { session, data: step_data };
   },
 
-  async touchSession(tx: Executor, sessionId: number, now: Date, completed: boolean): Promise<void> {
-    await tx.query(
+  /** Marks the session updated, and completed with `completed`; answers it as it is now. */
+  async touchSession(tx: Executor, sessionId: number, now: Date, completed: boolean): Promise<SessionRow> {
+    const { rows } = await tx.query<SessionRow>(
       `UPDATE checkin_sessions
        SET updated_at = $2,
-           status = CASE WHEN $3 THEN 'completed' ELSE status END,
-           completed_at = CASE WHEN $3 THEN $2 ELSE completed_at END
-       WHERE id = $1`,
+           status = CASE WHEN $3::boolean THEN 'completed' ELSE status END,
+           completed_at = CASE WHEN $3::boolean THEN $2 ELSE completed_at END
+       WHERE id = $1
+       RETURNING ${SESSION_COLUMNS}`,
       [sessionId, now, completed],
     );
+    if (!rows[0]) throw new Error(`check-in session ${sessionId} vanished`);
+    return rows[0];
   },
 
   /**
@@ -125,11 +164,32 @@ export const checkinRepository = {
     return countInWindow(db, 'checkin_proof_failures', clientHash, now, windowSeconds);
   },
 
-  /** Takes back an attempt that turned out to be a valid proof. */
-  async forgiveProofAttempt(db: Executor, clientHash: Buffer): Promise<void> {
+  /** Counts an attempt for `first`, and for `second` unless `first` is over `firstLimit`, in one statement. */
+  countProofAttempts(
+    db: Executor,
+    clients: { first: Buffer; firstLimit: number; second: Buffer },
+    now: Date,
+    windowSeconds: number,
+  ) {
+    return countInTwoWindows(db, 'checkin_proof_failures', clients, now, windowSeconds);
+  },
+
+  /**
+   * Takes back the attempts that turned out to be a valid proof. The rows are locked in the order
+   * given, the order `countProofAttempts` takes them in (the pair, then the address): concurrent
+   * proofs from one address never wait for each other in a cycle.
+   */
+  async forgiveProofAttempts(db: Executor, clientHashes: Buffer[]): Promise<void> {
     await db.query(
-      'UPDATE checkin_proof_failures SET failures = greatest(failures - 1, 0) WHERE client_hash = $1',
-      [clientHash],
+      `WITH locked AS (
+         SELECT client_hash FROM checkin_proof_failures
+         WHERE client_hash = ANY($1::bytea[])
+         ORDER BY array_position($1::bytea[], client_hash)
+         FOR UPDATE
+       )
+       UPDATE checkin_proof_failures f SET failures = greatest(f.failures - 1, 0)
+       FROM locked WHERE f.client_hash = locked.client_hash`,
+      [clientHashes],
     );
   },
 
@@ -140,7 +200,12 @@ export const checkinRepository = {
     return rowCount;
   },
 
-  /** Identity steps still holding data, of stays that checked out on or before `checkOutOnOrBefore`. */
+  /**
+   * Identity steps still holding data, of stays that checked out on or before `checkOutOnOrBefore`.
+   * A read-only join with `reservations` (check-out date) and `hotels` (time zone, check-out time):
+   * the batch is chosen and ordered by check-out in SQL, which no query of one table can do; it
+   * writes nothing outside check-in's own tables.
+   */
   async identityDataToPurge(db: Executor, checkOutOnOrBefore: string, limit: number) {
     const { rows } = await db.query<{
       session_id: number;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authenticate } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
@@ -14,8 +14,11 @@ import {
   SignedSession,
   StepSubmission,
 } from './checkin.schemas.ts';
-import { checkinService, type OpenedSession } from './checkin.service.ts';
-import { isStepName, STEP_NAMES } from './steps.ts';
+import type { CheckinContext, SessionState } from './commands/checkin-command.ts';
+import { getSession, reachSession } from './commands/get-session.ts';
+import { type OpenedSession, openSession } from './commands/open-session.ts';
+import { submitStep } from './commands/submit-step.ts';
+import { isStepName, STEP_NAMES } from './steps/index.ts';
 
 const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');
 
@@ -58,9 +61,13 @@ const stepValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
 
 const NO_STORE = 'no-store';
 
-/** Self check-in (API.md 3): thin handlers over the check-in service. */
+/** The commands' context for one request: the app's parts and the request's log. */
+const withLog = (ctx: AppContext, request: FastifyRequest): CheckinContext => ({ ...ctx, log: request.log });
+
+/** Self check-in (API.md 3): thin handlers over the check-in commands (`commands/`). */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = checkinService(ctx, app.log);
+  /** The session a step request reached before its body was read: the step's proof. */
+  const reached = new WeakMap<FastifyRequest, SessionState>();
 
   // A session id is matched only as its canonical characters: one spelled with percent-escapes
   // (`%63ks_…`, `cks%5F…`) is `404`, for every route and before any other hook. No client writes
@@ -116,13 +123,10 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: { 'cache-control': NO_STORE },
         payload: signed,
       }));
-      const opened = await service.open(
-        {
-          reservationId: request.body.reservationId,
-          lastName: request.body.lastName,
-          accessToken: request.credential,
-          clientAddress: request.ip,
-        },
+      const opened = await openSession(
+        withLog(ctx, request),
+        { reservationId: request.body.reservationId },
+        { lastName: request.body.lastName, accessToken: request.credential, clientAddress: request.ip },
         answer,
       );
       return answer.send(opened);
@@ -151,7 +155,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request, reply) => {
-      const signed = await service.read(request.params.session);
+      const signed = await getSession(withLog(ctx, request), request.params.session);
       return reply.header('cache-control', NO_STORE).send(signed);
     },
   );
@@ -200,7 +204,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
       // Before the body is read: an unknown or expired session answers the same to every request.
       onRequest: async (request) => {
-        await service.ensureReachable((request.params as { session: string }).session);
+        const id = (request.params as { session: string }).session;
+        reached.set(request, await reachSession(withLog(ctx, request), id));
       },
       preValidation: async (request) => {
         const step = (request.body as { step?: unknown } | undefined)?.step;
@@ -220,7 +225,9 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: { 'cache-control': NO_STORE },
         payload: signed,
       }));
-      return answer.send(await service.submit(request.params.session, request.body, answer));
+      const session = reached.get(request);
+      if (!session) throw new Error('the step route reached no session before its handler');
+      return answer.send(await submitStep(withLog(ctx, request), request.body, session, answer));
     },
   );
 };

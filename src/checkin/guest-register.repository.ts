@@ -18,7 +18,11 @@ export interface RegisterReservationRow {
 }
 
 export const guestRegisterRepository = {
-  /** The hotel's confirmed reservations arriving on `date` whose guest details are given, by code. */
+  /**
+   * The hotel's confirmed reservations arriving on `date` whose guest details are given, by code.
+   * A read-only join with `reservations` (code, dates, status): the register is one report over
+   * both, chosen by arrival date in SQL; nothing here writes a reservation.
+   */
   async arrivals(db: Executor, hotelId: string, date: string): Promise<RegisterReservationRow[]> {
     const { rows } = await db.query<RegisterReservationRow>(
       `SELECT r.code, r.check_in, r.check_out, s.id AS session_id,

@@ -1,7 +1,7 @@
 import type { Encryptor } from '../infra/crypto/encryption.ts';
 import type { Executor } from '../infra/db/database.ts';
-import { stepContext } from './checkin.service.ts';
 import { guestRegisterRepository, type RegisterReservationRow } from './guest-register.repository.ts';
+import { stepContext } from './session-secrets.ts';
 
 export interface RegisterDocument {
   type: string;

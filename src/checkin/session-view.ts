@@ -2,20 +2,8 @@ import { toRfc3339 } from '../calendar/dates.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import type { SessionRow, StepRow } from './checkin.repository.ts';
 import type { SessionView } from './checkin.schemas.ts';
-import { nextStep, type SessionStatus } from './steps.ts';
-
-/** What is still owed: the total less payments for a confirmed stay; the unpaid fee for a cancelled one. */
-export function balanceDue(reservation: ReservationRow): number {
-  const owed =
-    reservation.status === 'confirmed'
-      ? reservation.totalAmount
-      : (reservation.cancellation?.fee?.amount ?? 0);
-  return Math.max(0, owed - reservation.paidAmount);
-}
-
-export function partySize(reservation: ReservationRow): number {
-  return reservation.stay.adults + (reservation.stay.children?.length ?? 0);
-}
+import { balanceDue } from './reservation-facts.ts';
+import { nextStep, type SessionStatus } from './step-machine.ts';
 
 /** A cancelled reservation cancels its session, whatever state the session was in. */
 export function sessionStatus(session: SessionRow, reservation: ReservationRow): SessionStatus {

@@ -139,6 +139,21 @@ export const reservationRepository = {
     return one(rows);
   },
 
+  /**
+   * Starts the check-in of a confirmed reservation that has not started it (`checkin.status`
+   * `in_progress`), locking the row, in one statement: answers the row as it is now, or null when
+   * the reservation is cancelled or its check-in already started (the row is then not locked).
+   */
+  async startCheckin(tx: Executor, id: number): Promise<ReservationRow | null> {
+    const { rows } = await tx.query(
+      `UPDATE reservations SET checkin_status = 'in_progress'
+       WHERE id = $1 AND status = 'confirmed' AND checkin_status = 'not_started'
+       RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return rows[0] ? toReservationRow(rows[0]) : null;
+  },
+
   /** The reservation's `checkin.status`; it never goes back from `completed`, nothing else changes. */
   async setCheckinStatus(
     tx: Executor,

@@ -16,7 +16,8 @@ import {
 } from 'jose';
 import type { Clock } from '../infra/clock.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
-import type { Database, Executor } from '../infra/db/database.ts';
+import type { Database, Executor, Transaction } from '../infra/db/database.ts';
+import { SignatureCache } from './signature-cache.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
 export const SIGNING_ALG = 'EdDSA';
@@ -43,6 +44,8 @@ const encryptionContext = (kid: string) => `signing-key:${kid}`;
 
 /** How often a process re-reads the keys, to pick up a rotation made by another process or the CLI. */
 const REFRESH_MS = 60_000;
+/** Subjects whose latest signature a process keeps (a few KiB each). */
+const CACHED_SIGNATURES = 2_000;
 /** Unknown kids trigger a reload, but no more often than this (a forged kid must not hammer the db). */
 const UNKNOWN_KID_RELOAD_MS = 1_000;
 
@@ -88,6 +91,7 @@ export class SigningKeyStore {
   private loadedAt = 0;
   private unknownKidReloadAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly signatures = new SignatureCache(CACHED_SIGNATURES);
 
   private constructor(
     private readonly db: Database,
@@ -145,17 +149,52 @@ export class SigningKeyStore {
    * The key's publication is extended to `exp` before the signature is handed out.
    *
    * `tx`: the caller's transaction, when the signature is part of a write (its response is stored
-   * with it). The extension then commits with that write, and is not remembered here since it may
-   * still roll back; the next signature tries again (a no-op once committed).
+   * with it). The extension then commits with that write, and is remembered here only once it has.
    */
   async sign(payload: JWTPayload & { exp: number }, tx?: Executor): Promise<string> {
-    if (Date.now() - this.loadedAt > REFRESH_MS) await this.reload(tx);
+    await this.refreshIfStale(tx);
+    return this.signWith(this.currentKey(), JSON.stringify(payload), payload.exp, tx);
+  }
+
+  /**
+   * Signs `payload` once per content and key: while `subject` (a check-in session) asks with the
+   * same payload and the current key has not changed, the JWS made before is answered rather than
+   * signed again. A rotation changes the current key, so no signature by a retired key is served.
+   * A signature made in `tx` is kept only once `tx` has committed.
+   */
+  async signOnce(subject: string, payload: JWTPayload & { exp: number }, tx?: Executor): Promise<string> {
+    await this.refreshIfStale(tx);
+    const key = this.currentKey();
+    const json = JSON.stringify(payload);
+    const digest = SignatureCache.digestOf(json);
+    const cached = this.signatures.get(subject, digest, key.kid);
+    if (cached) return cached;
+    const jws = await this.signWith(key, json, payload.exp, tx);
+    const keep = () => this.signatures.set(subject, { digest, kid: key.kid, jws });
+    if (!tx) keep();
+    else if (isTransaction(tx)) tx.onEnd(async (committed) => (committed ? keep() : undefined));
+    return jws;
+  }
+
+  private async refreshIfStale(ex?: Executor): Promise<void> {
+    if (Date.now() - this.loadedAt > REFRESH_MS) await this.reload(ex);
+  }
+
+  private currentKey(): CachedKey {
     const key = this.keys.get(this.currentKid);
     if (!key) throw new Error('no current signing key');
-    const expMs = payload.exp * 1000;
+    return key;
+  }
+
+  private async signWith(key: CachedKey, json: string, exp: number, tx?: Executor): Promise<string> {
+    const expMs = exp * 1000;
     if (expMs > key.signedUntil) {
       await repo.extendSignedUntil(tx ?? this.db, key.kid, new Date(expMs));
-      if (!tx) key.signedUntil = expMs;
+      const remember = () => {
+        key.signedUntil = Math.max(key.signedUntil, expMs);
+      };
+      if (!tx) remember();
+      else if (isTransaction(tx)) tx.onEnd(async (committed) => (committed ? remember() : undefined));
     }
     key.privateKey ??= createPrivateKey({
       key: this.encryptor.decrypt(key.encryptedPrivateKey, encryptionContext(key.kid)),
@@ -163,9 +202,7 @@ export class SigningKeyStore {
       type: 'pkcs8',
     });
     const header: CompactJWSHeaderParameters = { alg: SIGNING_ALG, kid: key.kid, typ: 'JWT' };
-    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-      .setProtectedHeader(header)
-      .sign(key.privateKey);
+    return new CompactSign(new TextEncoder().encode(json)).setProtectedHeader(header).sign(key.privateKey);
   }
 
   /** The JWKS: public keys only, read from the database so a rotation anywhere shows at once. */
@@ -224,4 +261,8 @@ export class SigningKeyStore {
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+function isTransaction(ex: Executor): ex is Transaction {
+  return typeof (ex as Partial<Transaction>).onEnd === 'function';
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import type { Database } from '../../src/infra/db/database.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { book, type Json, stay } from '../booking/helpers.ts';
 
@@ -14,7 +15,12 @@ export const CHECKIN = '/api/v1/checkin';
 
 /** A test app with one fresh hotel; `hotel` is its definition. */
 export async function startCheckinApp(
-  options: { hotel?: Partial<HotelDef>; env?: Record<string, string>; payments?: PaymentProvider } = {},
+  options: {
+    hotel?: Partial<HotelDef>;
+    env?: Record<string, string>;
+    payments?: PaymentProvider;
+    wrapDb?: (db: Database) => Database;
+  } = {},
 ): Promise<{ t: TestApp; hotel: HotelDef }> {
   const hotel = makeHotel(options.hotel);
   // Load shedding off: the embedded engine runs on the event loop, so start-up (and multi-MiB
@@ -24,6 +30,7 @@ export async function startCheckinApp(
     hotels: [hotel],
     env,
     ...(options.payments ? { payments: options.payments } : {}),
+    ...(options.wrapDb ? { wrapDb: options.wrapDb } : {}),
   });
   return { t, hotel };
 }

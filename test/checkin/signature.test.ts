@@ -66,6 +66,58 @@ describe('session signatures', () => {
     }
   });
 
+  it('are made once per version of a session: an unchanged session keeps its JWS, a change gets a new one', async () => {
+    const { t, hotel } = await startCheckinApp();
+    try {
+      const booked = await bookStay(t, hotel);
+      const { id } = await openedSession(t, booked);
+      const first = (await getSession(t, id)).json();
+      t.clock.advance(90_000);
+      const second = (await getSession(t, id)).json();
+      assert.equal(second.signature, first.signature);
+      // `iat` is the time of the version signed: the session's last change.
+      const { payload } = await verifyWithJwks(t, second.signature);
+      assert.equal(payload.iat, Math.floor(Date.parse(first.session.updatedAt) / 1000));
+
+      const stepped = await stepOk(t, id, 'guest_details', GUEST_DETAILS);
+      assert.notEqual(stepped.signature, first.signature);
+      await verifyWithJwks(t, stepped.signature);
+      const after = (await getSession(t, id)).json();
+      assert.equal(after.signature, stepped.signature);
+      assert.deepEqual(after.session, stepped.session);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('are never answered from the cache with a key that is no longer current', async () => {
+    const { t } = await startCheckinApp();
+    try {
+      assert.ok(t.config.dataEncryptionKey);
+      const keys = await SigningKeyStore.open({
+        db: t.db,
+        encryptor: createEncryptor(t.config.dataEncryptionKey),
+        clock: t.clock,
+        keyring: keyringOf(t.config.dataEncryptionKey),
+      });
+      const payload = {
+        iss: 'test',
+        sub: 'cks_x',
+        iat: 1,
+        exp: Math.floor(t.clock.now().getTime() / 1000) + 600,
+      };
+      const before = await keys.signOnce('session:1', payload);
+      assert.equal(await keys.signOnce('session:1', payload), before);
+      assert.notEqual(await keys.signOnce('session:1', { ...payload, iat: 2 }), before);
+      const { kid } = await keys.rotate();
+      const rotated = await keys.signOnce('session:1', payload);
+      assert.equal(decodeProtectedHeader(rotated).kid, kid);
+      assert.notEqual(decodeProtectedHeader(before).kid, kid);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('publish public keys only, cacheable', async () => {
     const { t } = await startCheckinApp();
     try {

@@ -8,7 +8,7 @@ import {
   reconcileSteps,
   refuseSubmission,
   type StepState,
-} from './steps.ts';
+} from './step-machine.ts';
 
 const statuses = (steps: StepState[]) => Object.fromEntries(steps.map((s) => [s.name, s.status]));
 

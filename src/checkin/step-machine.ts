@@ -1,16 +1,14 @@
+import { STEP_NAMES, type StepName, stepNamed } from './steps/index.ts';
+import type { StepFacts } from './steps/step.ts';
+
 /**
  * The check-in step state machine (API.md 3.3) as plain functions: which steps a reservation needs,
- * which one comes next, whether a submission is allowed, and when the session is complete.
+ * which one comes next, whether a submission is allowed, and when the session is complete. It walks
+ * the step registry (`steps/index.ts`) and knows no step by name.
  */
 
-export const STEP_NAMES = [
-  'guest_details',
-  'companions',
-  'identity_document',
-  'signature',
-  'payment',
-] as const;
-export type StepName = (typeof STEP_NAMES)[number];
+export type { StepFacts, StepName };
+
 export type StepStatus = 'pending' | 'completed' | 'skipped';
 export type SessionStatus = 'open' | 'completed' | 'cancelled';
 
@@ -20,29 +18,15 @@ export interface StepState {
   required: boolean;
 }
 
-/** What decides whether a step applies to a reservation. */
-export interface StepFacts {
-  /** adults + children */
-  partySize: number;
-  /** minor units still owed on the reservation */
-  balanceDue: number;
-}
-
 export type Refusal =
   | 'reservation_cancelled'
   | 'session_completed'
   | 'step_not_applicable'
   | 'step_out_of_order';
 
-export function isStepName(value: unknown): value is StepName {
-  return typeof value === 'string' && (STEP_NAMES as readonly string[]).includes(value);
-}
-
-/** Companions are skipped for a party of one; payment when nothing is due. */
+/** A step applies unless its definition says otherwise (companions for a party of one, payment when nothing is due). */
 function applies(name: StepName, facts: StepFacts): boolean {
-  if (name === 'companions') return facts.partySize > 1;
-  if (name === 'payment') return facts.balanceDue > 0;
-  return true;
+  return stepNamed(name).appliesTo?.(facts) ?? true;
 }
 
 /** The steps of a new session, in the order they must be done. */

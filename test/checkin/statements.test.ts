@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { statementCounter } from '../helpers/statement-counter.ts';
+import {
+  bookStay,
+  GUEST_DETAILS,
+  getSession,
+  identityDocument,
+  openSession,
+  SIGNATURE,
+  startCheckinApp,
+  stepOk,
+} from './helpers.ts';
+
+/** Statements sent to the database for one request, BEGIN and COMMIT included. */
+function atMost(statements: string[], budget: number, what: string): void {
+  assert.ok(
+    statements.length <= budget,
+    `${what}: ${statements.length} statements\n${statements.join('\n')}`,
+  );
+}
+
+describe('check-in statement budget (issue 9)', () => {
+  it('opens a session in at most 9 statements, reads it in 2, and takes a step in at most 7', async () => {
+    const counter = statementCounter();
+    const { t, hotel } = await startCheckinApp({ wrapDb: counter.wrap });
+    try {
+      const booked = await bookStay(t, hotel);
+      const open = await counter.count(() =>
+        openSession(t, { reservationId: booked.code, lastName: 'Silva' }),
+      );
+      assert.equal(open.result.statusCode, 201, open.result.body);
+      atMost(open.statements, 9, 'opening a session by last name');
+      const id = open.result.json().session.id;
+
+      const read = await counter.count(() => getSession(t, id));
+      assert.equal(read.result.statusCode, 200, read.result.body);
+      atMost(read.statements, 2, 'reading a session');
+
+      const step = await counter.count(() => stepOk(t, id, 'guest_details', GUEST_DETAILS));
+      atMost(step.statements, 7, 'a step');
+      // The session row is read once to reach it and once, locked, in the step's transaction.
+      const sessionReads = step.statements.filter((s) => /FROM checkin_sessions/.test(s));
+      assert.equal(sessionReads.length, 2, step.statements.join('\n'));
+
+      const identity = await counter.count(() =>
+        stepOk(t, id, 'identity_document', identityDocument(booked.checkOut)),
+      );
+      atMost(identity.statements, 7, 'the identity document step');
+      await stepOk(t, id, 'signature', SIGNATURE);
+      // The last step: the charge, its ledger row and event, the step, the completion and its event.
+      const payment = await counter.count(() => stepOk(t, id, 'payment', { token: 'tok_visa' }));
+      atMost(payment.statements, 12, 'the paying, completing step');
+
+      const again = await counter.count(() =>
+        openSession(t, { reservationId: booked.code }, { authorization: `Bearer ${booked.token}` }),
+      );
+      assert.equal(again.result.statusCode, 200, again.result.body);
+      atMost(again.statements, 2, 'opening the session again with the access token');
+    } finally {
+      await t.close();
+    }
+  });
+});
