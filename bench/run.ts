@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
-import { stays, writeCatalog } from './catalog.ts';
+import { searchStay, stays, writeCatalog } from './catalog.ts';
 import { type LoadResult, type LoadSpec, load } from './load.ts';
 import {
   createDatabase,
@@ -202,14 +202,12 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
     const first = urls[0] as string;
     log(`${variant}: ${processes} process(es) up`);
 
-    const searchBodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) =>
-      JSON.stringify(s),
-    );
+    const searchBody = (i: number) => JSON.stringify(searchStay(i));
     const quoteBodies = stays(200, types).map((s) => JSON.stringify(s));
     const baselineSpec = (duration: number): LoadSpec => ({
       method: 'POST',
       path: () => '/',
-      body: (i) => searchBodies[i % searchBodies.length] as string,
+      body: searchBody,
       connections: settings.connections,
       duration,
     });
@@ -223,11 +221,11 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
     for (const scenario of settings.scenarios) {
       log(`${variant}: ${scenario}`);
       if (scenario === 'search' || scenario === 'quote') {
-        const bodies = scenario === 'search' ? searchBodies : quoteBodies;
         const spec: LoadSpec = {
           method: 'POST',
           path: () => `/api/v1/booking/${scenario === 'search' ? 'availability/search' : 'quote'}`,
-          body: (i) => bodies[i % bodies.length] as string,
+          body: (i) =>
+            scenario === 'search' ? searchBody(i) : (quoteBodies[i % quoteBodies.length] as string),
           connections: settings.connections,
           duration: settings.duration,
         };
@@ -304,11 +302,10 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
     const seedSeconds = (Date.now() - started) / 1000;
     const service = await startService(options);
     try {
-      const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
       const spec: LoadSpec = {
         method: 'POST',
         path: () => '/api/v1/booking/availability/search',
-        body: (i) => bodies[i % bodies.length] as string,
+        body: (i) => JSON.stringify(searchStay(i)),
         connections: settings.connections,
         duration: settings.duration,
       };
@@ -345,11 +342,10 @@ async function soak(): Promise<SoakResult> {
     key: newKey(),
   });
   try {
-    const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
     const spec: LoadSpec = {
       method: 'POST',
       path: () => '/api/v1/booking/availability/search',
-      body: (i) => bodies[i % bodies.length] as string,
+      body: (i) => JSON.stringify(searchStay(i)),
       connections: settings.connections,
     };
     await load([service.url], { ...spec, duration: Math.max(settings.warmup, 5) });

@@ -119,5 +119,7 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
 
 /** RFC 3339 UTC at whole seconds (`2027-03-01T14:00:00Z`), the contract's format for instants. */
 export function toRfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = d.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0–9999): drop the milliseconds.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }

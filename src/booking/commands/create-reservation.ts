@@ -56,7 +56,7 @@ export async function createReservation(
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
   const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
-  if (await quoteRepository.isUsed(ctx.db, body.quoteId)) throw quoteAlreadyUsed();
+  if (stored.used) throw quoteAlreadyUsed();
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
