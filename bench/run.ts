@@ -4,7 +4,7 @@
  * a sustained run. Writes BENCHMARKS.md and bench/results/<BENCH_LABEL>.json. Knobs: see README
  * of BENCHMARKS.md (BENCH_* environment variables below).
  */
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +24,7 @@ import {
 } from './processes.ts';
 import { renderReport } from './report.ts';
 import { seedReservations } from './seed.ts';
+import type { ViewMemory } from './view-memory.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const list = (name: string, fallback: string) =>
@@ -41,7 +42,7 @@ export const settings = {
   soakSeconds: num('BENCH_SOAK_SECONDS', 45),
   growthSizes: list('BENCH_GROWTH_SIZES', '1000,100000,1000000').map(Number),
   growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
-  sections: list('BENCH_SECTIONS', 'throughput,growth,soak'),
+  sections: list('BENCH_SECTIONS', 'throughput,growth,soak,view'),
   variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
   scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,checkin-read'),
   label: process.env.BENCH_LABEL ?? 'latest',
@@ -82,6 +83,7 @@ export interface Results {
   throughput: ScenarioResult[];
   growth: GrowthResult[];
   soak: SoakResult | null;
+  view?: ViewMemory | null;
   skipped: string[];
 }
 
@@ -431,6 +433,15 @@ async function main() {
   if (settings.sections.includes('soak')) {
     log(`soak: ${settings.soakSeconds} s of search`);
     results.soak = await soak();
+  }
+  if (settings.sections.includes('view')) {
+    log('view: the in-memory view of 50 hotels × 50 room types × 500 nights');
+    // Its own process, with a garbage collector it can call, so the heap figure is the view's alone.
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/view-memory.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    results.view = JSON.parse(out.trim().split('\n').at(-1) as string) as ViewMemory;
   }
   clearInterval(loadTimer);
   results.finishedAt = new Date().toISOString();
