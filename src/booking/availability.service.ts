@@ -123,6 +123,7 @@ async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, 
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     undefined,
     nights,
+    { summary: true },
   );
 }
 

@@ -27,6 +27,7 @@ const midnights = new Map<string, number>();
 const dateStrings = new Map<number, string>();
 const zonedInstants = new Map<string, number>();
 const hotelDates = new Map<string, string>();
+const stays = new Map<string, readonly string[]>();
 
 function utcMidnight(date: string): number {
   const known = midnights.get(date);
@@ -74,11 +75,15 @@ export function weekdayIndex(date: string): number {
 }
 
 /** The dates of the nights of a stay: check-in up to the day before check-out. */
-export function eachNight(checkIn: string, checkOut: string): string[] {
+export function eachNight(checkIn: string, checkOut: string): readonly string[] {
+  const key = `${checkIn} ${checkOut}`;
+  const known = stays.get(key);
+  if (known) return known;
   const nights = nightsBetween(checkIn, checkOut);
   const dates: string[] = [];
   for (let i = 0; i < nights; i++) dates.push(addDays(checkIn, i));
-  return dates;
+  // Shared by every caller asking for the same stay: frozen, so none can change it for the others.
+  return remember(stays, key, Object.freeze(dates));
 }
 
 /** The hotel's calendar date at instant `now`; "today" for the booking window and past-date checks. */

@@ -47,6 +47,8 @@ class HotelWindow {
   readonly sold: Int32Array[];
   readonly left: Int32Array[];
   readonly view: HotelNights;
+  /** Night → index, for the nights of the window asked about so far. */
+  private readonly nights = new Map<string, number>();
 
   constructor(
     readonly hotel: Hotel,
@@ -101,8 +103,13 @@ class HotelWindow {
   }
 
   indexOf(night: string): number {
-    const n = nightsBetween(this.first, night);
-    return n >= 0 && n < this.length ? n : -1;
+    let n = this.nights.get(night);
+    if (n === undefined) {
+      n = nightsBetween(this.first, night);
+      if (n < 0 || n >= this.length) return -1;
+      this.nights.set(night, n);
+    }
+    return n;
   }
 
   covers(checkIn: string, checkOut: string): boolean {
