@@ -48,7 +48,11 @@ const COMMON_CORS = {
   strictPreflight: true,
 };
 /** The same for every request of their kind: made once, not per request. */
-const PUBLIC_CORS: FastifyCorsOptions = Object.freeze({ ...COMMON_CORS, origin: '*', methods: PUBLIC_METHODS });
+const PUBLIC_CORS: FastifyCorsOptions = Object.freeze({
+  ...COMMON_CORS,
+  origin: '*',
+  methods: PUBLIC_METHODS,
+});
 const NO_CORS: FastifyCorsOptions = Object.freeze({ origin: false });
 
 function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions {
