@@ -25,6 +25,9 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/** Distinct statement texts prepared per connection at most. */
+const MAX_PREPARED = 1000;
+
 /** Weight of the newest checkout in the running mean of connection hold times. */
 const HOLD_MEAN_WEIGHT = 0.1;
 
@@ -66,12 +69,24 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     checkouts++;
   });
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
+  // Parameterised statements are prepared once per connection (named by their text) and reused:
+  // the server parses and plans them once instead of on every call. Bounded: past the limit, a new
+  // text runs unnamed as before.
+  const names = new Map<string, string>();
+  const statement = (text: string, values?: readonly unknown[]): pg.QueryConfig => {
+    let name = names.get(text);
+    if (name === undefined && values !== undefined && names.size < MAX_PREPARED) {
+      name = `ik${names.size}`;
+      names.set(text, name);
+    }
+    return name === undefined ? { text, values: values as unknown[] } : { name, text, values: values as unknown[] };
+  };
   const listeners: Listener[] = [];
   const database: Database = {
     kind: 'postgres',
     identity: {},
     query: async <T>(sql: string, params?: readonly unknown[]) =>
-      asResult<T>(await pool.query(sql, params as unknown[])),
+      asResult<T>(await pool.query(statement(sql, params))),
     transaction: (fn) =>
       withRetries(() =>
         withEndHooks(async (onEnd) => {
@@ -97,7 +112,7 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
             await run({ text: 'BEGIN' });
             const result = await fn({
               query: async <T>(sql: string, params?: readonly unknown[]) =>
-                asResult<T>(await run({ text: sql, values: params as unknown[] })),
+                asResult<T>(await run(statement(sql, params))),
               script: async (sql) => {
                 await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
               },
