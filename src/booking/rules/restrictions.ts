@@ -69,7 +69,9 @@ export function findRestriction(
   let stopped: Array<{ night: string; rule: RuleSource | null }> | null = null;
   for (const night of stays) {
     const rule = nights.restrictionsOn(roomTypeId, ratePlanId, night).stopSell;
-    if (rule) (stopped ??= []).push({ night, rule });
+    if (!rule) continue;
+    stopped ??= [];
+    stopped.push({ night, rule });
   }
   const arrival = nights.restrictionsOn(roomTypeId, ratePlanId, checkIn);
   const length = stays.length;

@@ -79,7 +79,9 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
       name = `ik${names.size}`;
       names.set(text, name);
     }
-    return name === undefined ? { text, values: values as unknown[] } : { name, text, values: values as unknown[] };
+    return name === undefined
+      ? { text, values: values as unknown[] }
+      : { name, text, values: values as unknown[] };
   };
   const listeners: Listener[] = [];
   const database: Database = {
