@@ -15,7 +15,6 @@ import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/
 import {
   addDays,
   cancel,
-  type Json,
   localToday,
   requestQuote,
   reserve,
