@@ -165,9 +165,9 @@ export function renderReport(results: Results, before: Results | null, notes: st
   ];
   if (before) {
     out.push(
-      '## Before and after the profiling changes',
+      '## Before and after (issue 14: search from memory, fewer round trips)',
       '',
-      `Before: ${before.startedAt.slice(0, 16).replace('T', ' ')} UTC, same settings unless stated in the notes.`,
+      `Before: ${before.startedAt.slice(0, 16).replace('T', ' ')} UTC (bench/results/before.json), same settings unless stated in the notes; divide by each run's baseline before comparing (the machine is shared).`,
       '',
       ...beforeAfter(before, results),
       '',
