@@ -78,3 +78,37 @@ export function stays(n: number, types: number) {
     };
   });
 }
+
+const SERVICE_SETS = [[], ['breakfast'], ['parking'], ['breakfast', 'parking']];
+const CHILDREN = [[], [7], [4, 11]];
+
+/**
+ * The i-th search body: a different stay on every request (arrival 2–481 days ahead, 1–7 nights,
+ * 1–3 adults, 0–2 children, 1–2 rooms as the party needs, any set of services), taken in a mixed radix so the first
+ * 241,920 requests of a run are all different: no response cache could stand in for the search.
+ */
+export function searchStay(i: number) {
+  let n = i;
+  const pick = (k: number) => {
+    const v = n % k;
+    n = Math.floor(n / k);
+    return v;
+  };
+  // Arrival first: consecutive requests hit different nights.
+  const start = 2 + ((pick(480) * 149) % 480);
+  const nights = 1 + pick(7);
+  const adults = 1 + pick(3);
+  const children = CHILDREN[pick(3)] as number[];
+  // Every party fits: at most 2 adults and 4 guests a room.
+  const rooms = adults === 3 ? 2 : adults === 2 ? 1 + pick(2) : 1;
+  const services = SERVICE_SETS[pick(4)] as string[];
+  return {
+    hotelId: HOTEL_ID,
+    checkIn: dayFromNow(start),
+    checkOut: dayFromNow(start + nights),
+    adults,
+    children,
+    rooms,
+    services,
+  };
+}

@@ -4,13 +4,13 @@
  * a sustained run. Writes BENCHMARKS.md and bench/results/<BENCH_LABEL>.json. Knobs: see README
  * of BENCHMARKS.md (BENCH_* environment variables below).
  */
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
-import { stays, writeCatalog } from './catalog.ts';
+import { searchStay, stays, writeCatalog } from './catalog.ts';
 import { type LoadResult, type LoadSpec, load } from './load.ts';
 import {
   createDatabase,
@@ -24,6 +24,7 @@ import {
 } from './processes.ts';
 import { renderReport } from './report.ts';
 import { seedReservations } from './seed.ts';
+import type { ViewMemory } from './view-memory.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const list = (name: string, fallback: string) =>
@@ -41,7 +42,7 @@ export const settings = {
   soakSeconds: num('BENCH_SOAK_SECONDS', 45),
   growthSizes: list('BENCH_GROWTH_SIZES', '1000,100000,1000000').map(Number),
   growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
-  sections: list('BENCH_SECTIONS', 'throughput,growth,soak'),
+  sections: list('BENCH_SECTIONS', 'throughput,growth,soak,view'),
   variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
   scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,checkin-read'),
   label: process.env.BENCH_LABEL ?? 'latest',
@@ -82,6 +83,7 @@ export interface Results {
   throughput: ScenarioResult[];
   growth: GrowthResult[];
   soak: SoakResult | null;
+  view?: ViewMemory | null;
   skipped: string[];
 }
 
@@ -202,14 +204,12 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
     const first = urls[0] as string;
     log(`${variant}: ${processes} process(es) up`);
 
-    const searchBodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) =>
-      JSON.stringify(s),
-    );
+    const searchBody = (i: number) => JSON.stringify(searchStay(i));
     const quoteBodies = stays(200, types).map((s) => JSON.stringify(s));
     const baselineSpec = (duration: number): LoadSpec => ({
       method: 'POST',
       path: () => '/',
-      body: (i) => searchBodies[i % searchBodies.length] as string,
+      body: searchBody,
       connections: settings.connections,
       duration,
     });
@@ -223,11 +223,11 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
     for (const scenario of settings.scenarios) {
       log(`${variant}: ${scenario}`);
       if (scenario === 'search' || scenario === 'quote') {
-        const bodies = scenario === 'search' ? searchBodies : quoteBodies;
         const spec: LoadSpec = {
           method: 'POST',
           path: () => `/api/v1/booking/${scenario === 'search' ? 'availability/search' : 'quote'}`,
-          body: (i) => bodies[i % bodies.length] as string,
+          body: (i) =>
+            scenario === 'search' ? searchBody(i) : (quoteBodies[i % quoteBodies.length] as string),
           connections: settings.connections,
           duration: settings.duration,
         };
@@ -304,11 +304,10 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
     const seedSeconds = (Date.now() - started) / 1000;
     const service = await startService(options);
     try {
-      const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
       const spec: LoadSpec = {
         method: 'POST',
         path: () => '/api/v1/booking/availability/search',
-        body: (i) => bodies[i % bodies.length] as string,
+        body: (i) => JSON.stringify(searchStay(i)),
         connections: settings.connections,
         duration: settings.duration,
       };
@@ -345,11 +344,10 @@ async function soak(): Promise<SoakResult> {
     key: newKey(),
   });
   try {
-    const bodies = stays(200, types).map(({ roomTypeId: _r, ratePlanId: _p, ...s }) => JSON.stringify(s));
     const spec: LoadSpec = {
       method: 'POST',
       path: () => '/api/v1/booking/availability/search',
-      body: (i) => bodies[i % bodies.length] as string,
+      body: (i) => JSON.stringify(searchStay(i)),
       connections: settings.connections,
     };
     await load([service.url], { ...spec, duration: Math.max(settings.warmup, 5) });
@@ -435,6 +433,15 @@ async function main() {
   if (settings.sections.includes('soak')) {
     log(`soak: ${settings.soakSeconds} s of search`);
     results.soak = await soak();
+  }
+  if (settings.sections.includes('view')) {
+    log('view: the in-memory view of 50 hotels × 50 room types × 500 nights');
+    // Its own process, with a garbage collector it can call, so the heap figure is the view's alone.
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/view-memory.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    results.view = JSON.parse(out.trim().split('\n').at(-1) as string) as ViewMemory;
   }
   clearInterval(loadTimer);
   results.finishedAt = new Date().toISOString();

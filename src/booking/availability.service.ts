@@ -2,6 +2,7 @@ import { hotelToday, nightsBetween, toRfc3339 } from '../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { loadHotelNights } from '../hotel-calendar/calendar.service.ts';
+import { NightStore } from '../hotel-calendar/night-store.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
@@ -108,9 +109,27 @@ export function ratePlanSummary(plan: RatePlan) {
   return { id: plan.id, name: plan.name, refundable: plan.refundable, prepayment: plan.prepayment };
 }
 
+/**
+ * Search answers from the process's in-memory view of the hotel's nights (`night-store.ts`),
+ * which follows every committed change (another process's within about a second, API.md 2.1);
+ * the database is read when the view cannot answer (a stay beyond its window, a lost listener).
+ */
+async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, today: string) {
+  const nights = await NightStore.of(ctx.db).nights(hotel, today, stay.checkIn, stay.checkOut);
+  if (!nights) return evaluate(ctx, hotel, stay, today);
+  return evaluateStay(
+    hotel,
+    { ...stay, today },
+    (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
+    undefined,
+    nights,
+    { summary: true },
+  );
+}
+
 export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
   const { req, hotel, today } = prepareStay(ctx, body);
-  const { offers, unavailable } = await evaluate(ctx, hotel, req, today);
+  const { offers, unavailable } = await searchNights(ctx, hotel, req, today);
   if (offers.length === 0) throw noOfferError(unavailable);
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },

@@ -4,6 +4,8 @@ import type { QuoteResponse } from './booking.schemas.ts';
 export interface StoredQuote {
   body: QuoteResponse;
   expiresAt: Date;
+  /** A reservation was made from it already. */
+  used: boolean;
 }
 
 export const quoteRepository = {
@@ -17,12 +19,14 @@ export const quoteRepository = {
   },
 
   async find(db: Executor, id: string): Promise<StoredQuote | null> {
-    const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date }>(
-      'SELECT body, expires_at FROM quotes WHERE id = $1',
+    // Whether it was used, in the same round trip.
+    const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date; used: boolean }>(
+      `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.quote_id = q.id) AS used
+       FROM quotes q WHERE id = $1`,
       [id],
     );
     const row = rows[0];
-    return row ? { body: row.body, expiresAt: row.expires_at } : null;
+    return row ? { body: row.body, expiresAt: row.expires_at, used: row.used } : null;
   },
 
   /** Quotes expired for a day that never became a reservation: nothing refers to them any more. */

@@ -27,6 +27,7 @@ const midnights = new Map<string, number>();
 const dateStrings = new Map<number, string>();
 const zonedInstants = new Map<string, number>();
 const hotelDates = new Map<string, string>();
+const stays = new Map<string, readonly string[]>();
 
 function utcMidnight(date: string): number {
   const known = midnights.get(date);
@@ -74,11 +75,15 @@ export function weekdayIndex(date: string): number {
 }
 
 /** The dates of the nights of a stay: check-in up to the day before check-out. */
-export function eachNight(checkIn: string, checkOut: string): string[] {
+export function eachNight(checkIn: string, checkOut: string): readonly string[] {
+  const key = `${checkIn} ${checkOut}`;
+  const known = stays.get(key);
+  if (known) return known;
   const nights = nightsBetween(checkIn, checkOut);
   const dates: string[] = [];
   for (let i = 0; i < nights; i++) dates.push(addDays(checkIn, i));
-  return dates;
+  // Shared by every caller asking for the same stay: frozen, so none can change it for the others.
+  return remember(stays, key, Object.freeze(dates));
 }
 
 /** The hotel's calendar date at instant `now`; "today" for the booking window and past-date checks. */
@@ -119,5 +124,7 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
 
 /** RFC 3339 UTC at whole seconds (`2027-03-01T14:00:00Z`), the contract's format for instants. */
 export function toRfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = d.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0–9999): drop the milliseconds.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }

@@ -47,6 +47,8 @@ type RoomRow = {
   max_stay: number | null;
 };
 
+type InventoryRow = { room_type_id: string; night: string; total: number; sold: number };
+
 type PriceRow = {
   room_type_id: string;
   rate_plan_id: string;
@@ -70,22 +72,26 @@ export const calendarRepository = {
     to: string,
     roomTypeIds: readonly string[],
   ): Promise<CalendarState> {
-    const params = [hotelId, roomTypeIds, from, to];
     const range = 'hotel_id = $1 AND room_type_id = ANY($2::text[]) AND night BETWEEN $3 AND $4';
-    const rooms = await db.query<RoomRow>(
-      `SELECT room_type_id, night, rooms, stop_sell, closed_to_arrival, closed_to_departure, min_stay, max_stay
-       FROM calendar_overrides WHERE ${range}`,
-      params,
+    // One statement (one round trip) for the three range scans.
+    const { rows } = await db.query<{
+      rooms: RoomRow[] | null;
+      prices: PriceRow[] | null;
+      inventory: InventoryRow[] | null;
+    }>(
+      `SELECT
+         (SELECT json_agg(o) FROM (SELECT room_type_id, night, rooms, stop_sell, closed_to_arrival,
+            closed_to_departure, min_stay, max_stay FROM calendar_overrides WHERE ${range}) o) AS rooms,
+         (SELECT json_agg(p) FROM (SELECT room_type_id, rate_plan_id, night, base, included_adults,
+            extra_adult, child FROM calendar_price_overrides WHERE ${range}) p) AS prices,
+         (SELECT json_agg(i) FROM (SELECT room_type_id, night, total, sold FROM inventory
+            WHERE ${range}) i) AS inventory`,
+      [hotelId, roomTypeIds, from, to],
     );
-    const prices = await db.query<PriceRow>(
-      `SELECT room_type_id, rate_plan_id, night, base, included_adults, extra_adult, child
-       FROM calendar_price_overrides WHERE ${range}`,
-      params,
-    );
-    const inventory = await db.query<{ room_type_id: string; night: string; total: number; sold: number }>(
-      `SELECT room_type_id, night, total, sold FROM inventory WHERE ${range}`,
-      params,
-    );
+    const loaded = rows[0];
+    const rooms = { rows: loaded?.rooms ?? [] };
+    const prices = { rows: loaded?.prices ?? [] };
+    const inventory = { rows: loaded?.inventory ?? [] };
     return {
       rooms: new Map(
         rooms.rows.map((r) => [

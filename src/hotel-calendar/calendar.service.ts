@@ -7,6 +7,7 @@ import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
 import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
+import { announceCalendarChange } from './night-store.ts';
 
 /**
  * The merged view (catalogue + calendar) of the nights `from`..`to` inclusive, read fresh from the
@@ -116,6 +117,7 @@ export async function updateCalendar(
     }
     if (refused.length > 0) throw roomsBelowSoldError(hotel, refused);
     await repo.deleteCleared(tx, hotel.id, from, to);
+    await announceCalendarChange(tx, hotel.id);
     await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: body });
     const view = calendarView(await loadHotelNights(tx, hotel, from, to), from, to);
     return finishWrite(tx, view, options);

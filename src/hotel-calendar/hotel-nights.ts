@@ -1,5 +1,6 @@
 import { eachNight } from '../calendar/dates.ts';
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+import { NightMemo } from './night-memo.ts';
 
 /**
  * The one answer to "what is the price and the rule for this room type on this night": the
@@ -82,6 +83,9 @@ export interface HotelNights {
   restrictionsOn(roomTypeId: string, ratePlanId: string | null, night: string): NightRestrictions;
 }
 
+const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
+const restrictionsKey = (r: NightRestrictions) => JSON.stringify(r);
+
 /** A room type is sold under a rate plan only when the plan gives it a price. */
 export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
   return Object.hasOwn(ratePlan.prices, roomTypeId);
@@ -147,20 +151,89 @@ function limit(value: number | null, catalogue: StayLimit | null, night: string)
   return value === null ? catalogue : { from: night, to: night, order: -1, nights: value };
 }
 
-/** The merged view over `state` (overrides and inventory as loaded; empty = the catalogue alone). */
-export function hotelNights(hotel: Hotel, state: CalendarState = emptyCalendarState()): HotelNights {
+/**
+ * Where the merged view reads what the database holds: a loaded `CalendarState`, or the process's
+ * in-memory window of a hotel (`night-store.ts`). `leastLeft` may be answered by the source
+ * directly (dense arrays); it must agree with `leftOn` night by night.
+ */
+export interface NightData {
+  roomOverride(roomTypeId: string, night: string): RoomNightOverride | undefined;
+  priceOverride(roomTypeId: string, ratePlanId: string, night: string): PriceNightOverride | undefined;
+  inventory(roomTypeId: string, night: string): { total: number; sold: number } | undefined;
+  leastLeft?(roomTypeId: string, checkIn: string, checkOut: string): number;
+  /** A dense window of nights: its length and a night's index in it (−1 outside). */
+  window?: { length: number; indexOf(night: string): number };
+}
+
+function stateData(state: CalendarState): NightData {
+  return {
+    roomOverride: (roomTypeId, night) => state.rooms.get(roomNightKey(roomTypeId, night)),
+    priceOverride: (roomTypeId, ratePlanId, night) =>
+      state.prices.get(priceNightKey(roomTypeId, ratePlanId, night)),
+    inventory: (roomTypeId, night) => state.inventory.get(roomNightKey(roomTypeId, night)),
+  };
+}
+
+/** The sellable rooms left from the rooms in force, the inventory row's total and the rooms sold. */
+export function roomsLeft(rooms: number, row: { total: number; sold: number } | undefined): number {
+  // The inventory row is what a booking is checked against; it follows `rooms` for future nights.
+  return Math.max(0, (row ? Math.min(rooms, row.total) : rooms) - (row?.sold ?? 0));
+}
+
+/**
+ * The merged view over `state` (overrides and inventory as loaded; empty = the catalogue alone).
+ * `remember`: a long-lived view (the in-memory store's, rebuilt whenever the catalogue or the
+ * calendar changes) keeps each night's price and restrictions once worked out.
+ */
+export function hotelNights(
+  hotel: Hotel,
+  state: CalendarState | NightData = emptyCalendarState(),
+  options: { remember?: boolean } = {},
+): HotelNights {
+  const data = 'rooms' in state ? stateData(state) : state;
   const roomTypes = new Map(hotel.roomTypes.map((r) => [r.id, r]));
   const plans = new Map(hotel.ratePlans.map((p) => [p.id, p]));
+  const window = options.remember ? data.window : undefined;
+  const prices = window ? new NightMemo<NightPrice>(window.length, priceKey) : null;
+  const rules = window ? new NightMemo<NightRestrictions>(window.length, restrictionsKey) : null;
 
   const roomsOn = (roomTypeId: string, night: string) =>
-    state.rooms.get(roomNightKey(roomTypeId, night))?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
-  const soldOn = (roomTypeId: string, night: string) =>
-    state.inventory.get(roomNightKey(roomTypeId, night))?.sold ?? 0;
-  const leftOn = (roomTypeId: string, night: string) => {
-    const row = state.inventory.get(roomNightKey(roomTypeId, night));
-    const rooms = roomsOn(roomTypeId, night);
-    // The inventory row is what a booking is checked against; it follows `rooms` for future nights.
-    return Math.max(0, (row ? Math.min(rooms, row.total) : rooms) - (row?.sold ?? 0));
+    data.roomOverride(roomTypeId, night)?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
+  const soldOn = (roomTypeId: string, night: string) => data.inventory(roomTypeId, night)?.sold ?? 0;
+  const leftOn = (roomTypeId: string, night: string) =>
+    roomsLeft(roomsOn(roomTypeId, night), data.inventory(roomTypeId, night));
+
+  const priceOn = (roomTypeId: string, ratePlanId: string, night: string): NightPrice => {
+    const roomType = roomTypes.get(roomTypeId);
+    const plan = plans.get(ratePlanId);
+    if (!roomType || !plan || !sellsRoomType(plan, roomTypeId))
+      throw new Error(`Rate plan ${ratePlanId} does not price room type ${roomTypeId} in ${hotel.id}`);
+    const price = cataloguePrice(plan, roomType, night);
+    const override = data.priceOverride(roomTypeId, ratePlanId, night);
+    return {
+      base: override?.base ?? price.base,
+      // Absent fields mean "no surcharge": every adult the room can hold is included.
+      includedAdults: override?.includedAdults ?? price.includedAdults ?? roomType.maxAdults,
+      extraAdult: override?.extraAdult ?? price.extraAdult ?? 0,
+      child: override?.child ?? price.child ?? 0,
+    };
+  };
+
+  const restrictionsOn = (
+    roomTypeId: string,
+    ratePlanId: string | null,
+    night: string,
+  ): NightRestrictions => {
+    const catalogue = catalogueRestrictions(hotel.restrictions, roomTypeId, ratePlanId, night);
+    const o = data.roomOverride(roomTypeId, night);
+    if (!o) return catalogue;
+    return {
+      stopSell: flag(o.stopSell, catalogue.stopSell, night),
+      closedToArrival: flag(o.closedToArrival, catalogue.closedToArrival, night),
+      closedToDeparture: flag(o.closedToDeparture, catalogue.closedToDeparture, night),
+      minStay: limit(o.minStay, catalogue.minStay, night),
+      maxStay: limit(o.maxStay, catalogue.maxStay, night),
+    };
   };
 
   return {
@@ -169,35 +242,23 @@ export function hotelNights(hotel: Hotel, state: CalendarState = emptyCalendarSt
     soldOn,
     leftOn,
     leastLeft(roomTypeId, checkIn, checkOut) {
+      if (data.leastLeft) return data.leastLeft(roomTypeId, checkIn, checkOut);
       const nights = eachNight(checkIn, checkOut);
       return nights.length === 0 ? 0 : Math.min(...nights.map((n) => leftOn(roomTypeId, n)));
     },
-    priceOn(roomTypeId, ratePlanId, night) {
-      const roomType = roomTypes.get(roomTypeId);
-      const plan = plans.get(ratePlanId);
-      if (!roomType || !plan || !sellsRoomType(plan, roomTypeId))
-        throw new Error(`Rate plan ${ratePlanId} does not price room type ${roomTypeId} in ${hotel.id}`);
-      const price = cataloguePrice(plan, roomType, night);
-      const override = state.prices.get(priceNightKey(roomTypeId, ratePlanId, night));
-      return {
-        base: override?.base ?? price.base,
-        // Absent fields mean "no surcharge": every adult the room can hold is included.
-        includedAdults: override?.includedAdults ?? price.includedAdults ?? roomType.maxAdults,
-        extraAdult: override?.extraAdult ?? price.extraAdult ?? 0,
-        child: override?.child ?? price.child ?? 0,
-      };
-    },
-    restrictionsOn(roomTypeId, ratePlanId, night) {
-      const catalogue = catalogueRestrictions(hotel.restrictions, roomTypeId, ratePlanId, night);
-      const o = state.rooms.get(roomNightKey(roomTypeId, night));
-      if (!o) return catalogue;
-      return {
-        stopSell: flag(o.stopSell, catalogue.stopSell, night),
-        closedToArrival: flag(o.closedToArrival, catalogue.closedToArrival, night),
-        closedToDeparture: flag(o.closedToDeparture, catalogue.closedToDeparture, night),
-        minStay: limit(o.minStay, catalogue.minStay, night),
-        maxStay: limit(o.maxStay, catalogue.maxStay, night),
-      };
-    },
+    priceOn:
+      prices && window
+        ? (roomTypeId, ratePlanId, night) =>
+            prices.get(`${roomTypeId}\u0000${ratePlanId}`, window.indexOf(night), () =>
+              priceOn(roomTypeId, ratePlanId, night),
+            )
+        : priceOn,
+    restrictionsOn:
+      rules && window
+        ? (roomTypeId, ratePlanId, night) =>
+            rules.get(`${roomTypeId}\u0000${ratePlanId ?? ''}`, window.indexOf(night), () =>
+              restrictionsOn(roomTypeId, ratePlanId, night),
+            )
+        : restrictionsOn,
   };
 }

@@ -1,5 +1,6 @@
 import { eachNight } from '../calendar/dates.ts';
-import type { Executor } from '../infra/db/database.ts';
+import type { Executor, Transaction } from '../infra/db/database.ts';
+import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';
 
 /** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
 export interface InventoryChange {
@@ -123,28 +124,45 @@ export const inventoryRepository = {
   },
 
   /**
-   * Applies room changes atomically inside the caller's transaction. Rows are created and locked
-   * in one global order (room type, night) so concurrent bookings cannot deadlock; the conditional
-   * UPDATE (and the CHECK behind it) means a night is never sold past its total. Returns the
-   * nights that lacked rooms; the caller must then abort the transaction.
+   * Applies room changes atomically inside the caller's transaction. Rows are locked in one global
+   * order (room type, night) so concurrent bookings cannot deadlock; the conditional UPDATE (and
+   * the CHECK behind it) means a night is never sold past its total. Returns the nights that
+   * lacked rooms; the caller must then abort the transaction.
+   *
+   * Usually one statement: lock the rows in order, update them, return their new `total` and
+   * `sold` and (PostgreSQL) notify the other processes with them at commit. Nights never sold
+   * before get their rows created first. Once committed, the process's in-memory view
+   * (`night-store.ts`) takes the new values.
    */
-  async apply(tx: Executor, hotelId: string, changes: InventoryChange[]): Promise<NightShortage[]> {
+  async apply(tx: Transaction, hotelId: string, changes: InventoryChange[]): Promise<NightShortage[]> {
     const deltas = perNight(changes);
     if (deltas.length === 0) return [];
-    const types = deltas.map((d) => d.roomTypeId);
-    const nights = deltas.map((d) => d.night);
-    const amounts = deltas.map((d) => d.delta);
-    await createAndLock(tx, hotelId, types, nights);
-    const { rows: updated } = await tx.query<{ room_type_id: string; night: string }>(
-      `UPDATE inventory i SET sold = i.sold + t.delta
-       FROM unnest($2::text[], $3::date[], $4::int[]) AS t(room_type_id, night, delta)
-       WHERE i.hotel_id = $1 AND i.room_type_id = t.room_type_id AND i.night = t.night
-         AND i.sold + t.delta <= i.total AND i.sold + t.delta >= 0
-       RETURNING i.room_type_id, i.night`,
-      [hotelId, types, nights, amounts],
-    );
-    if (updated.length === deltas.length) return [];
-    const done = new Set(updated.map((u) => `${u.room_type_id}\u0000${u.night}`));
+    const store = NightStore.of(tx.database);
+    const mark = store.mark(hotelId);
+    const notify = store.shared;
+    const first = await updateLocked(tx, hotelId, deltas, notify);
+    let cells = first.cells;
+    if (cells.length < deltas.length) {
+      // Nights without a row yet (or short of rooms): create the rows, lock, update the rest.
+      const done = new Set(cells.map(([t, n]) => `${t}\u0000${n}`));
+      const rest = deltas.filter((d) => !done.has(`${d.roomTypeId}\u0000${d.night}`));
+      if (first.locked < deltas.length) {
+        await createAndLock(
+          tx,
+          hotelId,
+          rest.map((d) => d.roomTypeId),
+          rest.map((d) => d.night),
+        );
+        cells = [...cells, ...(await updateLocked(tx, hotelId, rest, notify)).cells];
+      }
+    }
+    if (cells.length === deltas.length) {
+      tx.onEnd(async (committed) => {
+        if (committed) store.changed(hotelId, cells, mark);
+      });
+      return [];
+    }
+    const done = new Set(cells.map(([t, n]) => `${t}\u0000${n}`));
     const missing = deltas.filter((d) => !done.has(`${d.roomTypeId}\u0000${d.night}`));
     const { rows } = await tx.query<{ room_type_id: string; night: string; left: number }>(
       `SELECT t.room_type_id, t.night, coalesce(i.total - i.sold, 0)::int AS left
@@ -156,3 +174,47 @@ export const inventoryRepository = {
     return rows.map((r) => ({ roomTypeId: r.room_type_id, night: r.night, left: Math.max(0, r.left) }));
   },
 };
+
+type Delta = { roomTypeId: string; night: string; delta: number };
+
+/**
+ * One statement: locks the existing rows of `deltas` in the shared order, applies the deltas that
+ * fit, and answers how many rows it locked and the updated rows' new values; with `notify`, sends
+ * those values on the notification channel (delivered at commit, dropped on rollback).
+ */
+async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], notify: boolean) {
+  const { rows } = await tx.query<{ locked: number; cells: InventoryCell[] | null }>(
+    `WITH t AS (
+       SELECT * FROM unnest($2::text[], $3::date[], $4::int[]) AS t(room_type_id, night, delta)
+     ), locked AS (
+       SELECT i.room_type_id, i.night FROM inventory i
+       JOIN t ON i.room_type_id = t.room_type_id AND i.night = t.night
+       WHERE i.hotel_id = $1
+       ORDER BY i.room_type_id COLLATE "C", i.night
+       FOR UPDATE OF i
+     ), updated AS (
+       UPDATE inventory i SET sold = i.sold + t.delta
+       FROM locked l JOIN t ON t.room_type_id = l.room_type_id AND t.night = l.night
+       WHERE i.hotel_id = $1 AND i.room_type_id = l.room_type_id AND i.night = l.night
+         AND i.sold + t.delta <= i.total AND i.sold + t.delta >= 0
+       RETURNING i.room_type_id, i.night, i.total, i.sold
+     ), cells AS (
+       SELECT json_agg(json_build_array(room_type_id, night, total, sold)) AS cells FROM updated
+     )
+     SELECT (SELECT count(*) FROM locked)::int AS locked, c.cells${
+       notify
+         ? `, pg_notify($5, CASE WHEN length(p.payload) < 7900 THEN p.payload
+              ELSE json_build_object('h', $1::text, 'c', 1)::text END)`
+         : ''
+     }
+     FROM cells c${notify ? `, LATERAL (SELECT json_build_object('h', $1::text, 'i', c.cells)::text AS payload) p` : ''}`,
+    [
+      hotelId,
+      deltas.map((d) => d.roomTypeId),
+      deltas.map((d) => d.night),
+      deltas.map((d) => d.delta),
+      ...(notify ? [NIGHTS_CHANNEL] : []),
+    ],
+  );
+  return { locked: rows[0]?.locked ?? 0, cells: rows[0]?.cells ?? [] };
+}

@@ -1,5 +1,6 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { NightStore } from '../../hotel-calendar/night-store.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
@@ -56,7 +57,7 @@ export async function createReservation(
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
   const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
-  if (await quoteRepository.isUsed(ctx.db, body.quoteId)) throw quoteAlreadyUsed();
+  if (stored.used) throw quoteAlreadyUsed();
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
@@ -85,7 +86,8 @@ export async function createReservation(
   }
   if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
 
-  // Restrictions may have changed since the quote (catalogue reload); the price stays locked.
+  // Restrictions may have changed since the quote (catalogue reload); the price stays locked. The
+  // embedded engine's in-memory view is exact (one process makes every change): no query for it.
   const today = hotelToday(hotel.timezone, now);
   const violation = findRestriction(
     hotel,
@@ -96,7 +98,8 @@ export async function createReservation(
       checkOut: quote.checkOut,
       today,
     },
-    await loadHotelNights(ctx.db, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
+    (await NightStore.of(ctx.db).exactNights(hotel, today, quote.checkIn, quote.checkOut)) ??
+      (await loadHotelNights(ctx.db, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id])),
   );
   if (violation) {
     throw new AppError('restriction_window', violation.message, {

@@ -1,7 +1,7 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
-import { priceStay, type StayPrice, sellsRoomType } from './pricing.ts';
+import { type PriceOptions, priceStay, type StayPrice, sellsRoomType } from './pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
 
 export type StayRequest = {
@@ -37,7 +37,8 @@ export type StayEvaluation = { offers: Offer[]; unavailable: Unavailable[] };
  * no plan sells are not on sale at all, so they appear in neither list. Catalogue order is kept.
  *
  * `roomsLeft` gives the fewest rooms of a type left over the stay's nights; `only` narrows the
- * evaluation to one pair, as a quote does; `nights` holds the prices and restrictions in force
+ * evaluation to one pair, as a quote does; `pricing` (search: `summary`) how much of each price to
+ * work out; `nights` holds the prices and restrictions in force
  * each night (the catalogue merged with the calendar's overrides; the catalogue alone by default).
  */
 export function evaluateStay(
@@ -46,6 +47,7 @@ export function evaluateStay(
   roomsLeft: (roomTypeId: string) => number,
   only?: { roomTypeId: string; ratePlanId: string },
   nights: HotelNights = hotelNights(hotel),
+  pricing: PriceOptions = {},
 ): StayEvaluation {
   const offers: Offer[] = [];
   const unavailable: Unavailable[] = [];
@@ -53,9 +55,10 @@ export function evaluateStay(
 
   for (const roomType of hotel.roomTypes) {
     if (only && roomType.id !== only.roomTypeId) continue;
-    const ratePlans = hotel.ratePlans.filter(
-      (rp) => sellsRoomType(rp, roomType.id) && (!only || rp.id === only.ratePlanId),
-    );
+    const ratePlans: RatePlan[] = [];
+    for (const rp of hotel.ratePlans) {
+      if (sellsRoomType(rp, roomType.id) && (!only || rp.id === only.ratePlanId)) ratePlans.push(rp);
+    }
     if (ratePlans.length === 0) continue;
 
     if (!partyFits(roomType, split)) {
@@ -63,28 +66,35 @@ export function evaluateStay(
       continue;
     }
 
-    const violations = ratePlans.map((ratePlan) =>
-      findRestriction(
-        hotel,
-        {
+    const violations: Array<RestrictionViolation | null> = [];
+    for (const ratePlan of ratePlans) {
+      const query = {
+        roomTypeId: roomType.id,
+        ratePlanId: ratePlan.id,
+        checkIn: req.checkIn,
+        checkOut: req.checkOut,
+        today: req.today,
+      };
+      violations.push(findRestriction(hotel, query, nights));
+    }
+    const available = roomsLeft(roomType.id);
+    const before = offers.length;
+    if (available >= req.rooms) {
+      for (let i = 0; i < ratePlans.length; i++) {
+        const ratePlan = ratePlans[i] as RatePlan;
+        if (violations[i]) continue;
+        const stay = {
           roomTypeId: roomType.id,
           ratePlanId: ratePlan.id,
           checkIn: req.checkIn,
           checkOut: req.checkOut,
-          today: req.today,
-        },
-        nights,
-      ),
-    );
-    const available = roomsLeft(roomType.id);
-    const before = offers.length;
-    if (available >= req.rooms) {
-      ratePlans.forEach((ratePlan, i) => {
-        if (violations[i]) return;
-        const stay = { ...req, roomTypeId: roomType.id, ratePlanId: ratePlan.id };
-        const price = priceStay(hotel, stay, nights);
-        offers.push({ roomType, ratePlan, available, price });
-      });
+          adults: req.adults,
+          children: req.children,
+          rooms: req.rooms,
+          services: req.services,
+        };
+        offers.push({ roomType, ratePlan, available, price: priceStay(hotel, stay, nights, pricing) });
+      }
     }
     if (offers.length > before) continue;
 
@@ -102,7 +112,7 @@ function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
 
-function occupancyMessage(roomType: RoomTypeDef, req: StayRequest, split: RoomParty[]): string {
+function occupancyMessage(roomType: RoomTypeDef, req: StayRequest, split: readonly RoomParty[]): string {
   const children = req.children.length;
   const party = `${count(req.adults, 'adult')}${children ? ` and ${count(children, 'child', 'children')}` : ''}`;
   const rooms = count(req.rooms, roomType.name);

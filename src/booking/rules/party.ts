@@ -13,7 +13,20 @@ function spread(count: number, rooms: number): number[] {
  * Party split (API.md section 6): adults spread as evenly as possible over the rooms, the first
  * rooms taking the remainder, then children likewise.
  */
-export function splitParty(adults: number, childrenCount: number, rooms: number): RoomParty[] {
+export function splitParty(adults: number, childrenCount: number, rooms: number): readonly RoomParty[] {
+  const key = `${adults} ${childrenCount} ${rooms}`;
+  const known = splits.get(key);
+  if (known) return known;
+  const split = Object.freeze(computeSplit(adults, childrenCount, rooms).map((r) => Object.freeze(r)));
+  if (splits.size >= 1000) splits.clear();
+  splits.set(key, split);
+  return split;
+}
+
+/** Splits asked for, remembered (bounded): each search prices every offer for the same party. */
+const splits = new Map<string, readonly RoomParty[]>();
+
+function computeSplit(adults: number, childrenCount: number, rooms: number): RoomParty[] {
   if (!Number.isInteger(rooms) || rooms < 1)
     throw new RangeError(`rooms must be a positive integer: ${rooms}`);
   if (!Number.isInteger(adults) || adults < 0)
@@ -27,7 +40,7 @@ export function splitParty(adults: number, childrenCount: number, rooms: number)
 }
 
 /** Occupancy rule: every room has an adult and stays within the room type's adult, child and guest limits. */
-export function partyFits(roomType: RoomTypeDef, split: RoomParty[]): boolean {
+export function partyFits(roomType: RoomTypeDef, split: readonly RoomParty[]): boolean {
   return (
     split.length > 0 &&
     split.every(

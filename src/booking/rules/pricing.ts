@@ -1,5 +1,5 @@
 import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
-import type { Hotel, RatePlan, ServiceDef, TaxDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan, RoomTypeDef, ServiceDef, TaxDef } from '../../catalog/catalog.schema.ts';
 import {
   type HotelNights,
   hotelNights,
@@ -95,6 +95,18 @@ export function includedTaxAmount(taxable: number, rate: number): number {
 
 /** A finite decimal as integer numerator and power-of-ten denominator (6.5 → [65n, 10n]). */
 function exactDecimal(value: number): [bigint, bigint] {
+  const known = decimals.get(value);
+  if (known) return known;
+  const exact = decimalOf(value);
+  // A catalogue has a handful of tax rates; the memo is bounded all the same.
+  if (decimals.size >= 1000) decimals.clear();
+  decimals.set(value, exact);
+  return exact;
+}
+
+const decimals = new Map<number, [bigint, bigint]>();
+
+function decimalOf(value: number): [bigint, bigint] {
   const text = Number.isInteger(value) ? String(value) : value.toFixed(12).replace(/0+$/, '');
   const [whole = '0', fraction = ''] = text.split('.');
   return [BigInt(whole + fraction), 10n ** BigInt(fraction.length)];
@@ -102,6 +114,54 @@ function exactDecimal(value: number): [bigint, bigint] {
 
 function sum(amounts: number[]): number {
   return amounts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * `summary`: what a search shows of an offer — the nightly room prices, the total and the
+ * cancellation terms — without the priced lines and the included taxes (left empty), worked out
+ * by the same rules with no line objects made. A quote prices the full stay.
+ */
+export type PriceOptions = { summary?: boolean };
+
+/** Room types and rate plans by id, per catalogue version (the hotel object). */
+const indexes = new WeakMap<
+  Hotel,
+  { roomTypes: Map<string, RoomTypeDef>; ratePlans: Map<string, RatePlan> }
+>();
+function indexOf(hotel: Hotel) {
+  let index = indexes.get(hotel);
+  if (!index) {
+    index = {
+      roomTypes: new Map(hotel.roomTypes.map((r) => [r.id, r])),
+      ratePlans: new Map(hotel.ratePlans.map((p) => [p.id, p])),
+    };
+    indexes.set(hotel, index);
+  }
+  return index;
+}
+
+function money(amount: number, currency: string): Money {
+  return { amount, currency };
+}
+
+function line(
+  currency: string,
+  type: PriceLine['type'],
+  code: string,
+  name: string,
+  quantity: number,
+  unitAmount: number,
+  date?: string,
+): PriceLine {
+  return {
+    type,
+    code,
+    name,
+    ...(date === undefined ? {} : { date }),
+    quantity,
+    unitAmount: money(unitAmount, currency),
+    amount: money(unitAmount * quantity, currency),
+  };
 }
 
 /**
@@ -114,88 +174,82 @@ export function priceStay(
   hotel: Hotel,
   input: StayToPrice,
   nights: HotelNights = hotelNights(hotel),
+  options: PriceOptions = {},
 ): StayPrice {
-  const roomType = hotel.roomTypes.find((rt) => rt.id === input.roomTypeId);
+  const index = indexOf(hotel);
+  const roomType = index.roomTypes.get(input.roomTypeId);
   if (!roomType) throw new Error(`Unknown room type ${input.roomTypeId} in hotel ${hotel.id}`);
-  const ratePlan = hotel.ratePlans.find((rp) => rp.id === input.ratePlanId);
+  const ratePlan = index.ratePlans.get(input.ratePlanId);
   if (!ratePlan) throw new Error(`Unknown rate plan ${input.ratePlanId} in hotel ${hotel.id}`);
   if (!sellsRoomType(ratePlan, roomType.id))
     throw new Error(`Rate plan ${ratePlan.id} does not price room type ${roomType.id}`);
+  const summary = options.summary === true;
 
-  const money = (amount: number): Money => ({ amount, currency: hotel.currency });
-  const line = (
-    type: PriceLine['type'],
-    code: string,
-    name: string,
-    quantity: number,
-    unitAmount: number,
-    date?: string,
-  ): PriceLine => ({
-    type,
-    code,
-    name,
-    ...(date === undefined ? {} : { date }),
-    quantity,
-    unitAmount: money(unitAmount),
-    amount: money(unitAmount * quantity),
-  });
+  const currency = hotel.currency;
 
   const dates = eachNight(input.checkIn, input.checkOut);
   const split = splitParty(input.adults, input.children.length, input.rooms);
 
   const roomLines: PriceLine[] = [];
   const nightly: StayPrice['nightly'] = [];
+  let roomsTotal = 0;
   for (const date of dates) {
     const price = nights.priceOn(roomType.id, ratePlan.id, date);
-    const roomsAtPrice = new Map<number, number>();
-    for (const room of split) {
-      const amount = roomNightAmount(price, room);
-      roomsAtPrice.set(amount, (roomsAtPrice.get(amount) ?? 0) + 1);
+    let amount = 0;
+    if (summary) {
+      for (const room of split) amount += roomNightAmount(price, room);
+    } else {
+      const roomsAtPrice = new Map<number, number>();
+      for (const room of split) {
+        const unit = roomNightAmount(price, room);
+        roomsAtPrice.set(unit, (roomsAtPrice.get(unit) ?? 0) + 1);
+      }
+      const byPriceDescending = [...roomsAtPrice].sort(([a], [b]) => b - a);
+      for (const [unit, count] of byPriceDescending) {
+        roomLines.push(line(currency, 'room', roomType.id, roomType.name, count, unit, date));
+        amount += unit * count;
+      }
     }
-    const byPriceDescending = [...roomsAtPrice].sort(([a], [b]) => b - a);
-    for (const [unit, count] of byPriceDescending) {
-      roomLines.push(line('room', roomType.id, roomType.name, count, unit, date));
-    }
-    nightly.push({ date, amount: money(sum(byPriceDescending.map(([unit, count]) => unit * count))) });
+    roomsTotal += amount;
+    nightly.push({ date, amount: money(amount, currency) });
   }
 
-  const serviceLines = [...new Set(input.services)].map((serviceId) => {
+  const serviceLines: PriceLine[] = [];
+  let servicesTotal = 0;
+  for (let i = 0; i < input.services.length; i++) {
+    const serviceId = input.services[i] as string;
+    if (input.services.indexOf(serviceId) !== i) continue; // a repeated id counts once
     const service = hotel.services.find((s) => s.id === serviceId);
     if (!service) throw new Error(`Unknown service ${serviceId} in hotel ${hotel.id}`);
-    return line(
-      'service',
-      service.id,
-      service.name,
-      serviceQuantity(service, input, dates.length),
-      service.amount,
-    );
-  });
-
-  const roomsTotal = sum(roomLines.map((l) => l.amount.amount));
-  const servicesTotal = sum(serviceLines.map((l) => l.amount.amount));
+    const quantity = serviceQuantity(service, input, dates.length);
+    servicesTotal += service.amount * quantity;
+    if (!summary)
+      serviceLines.push(line(currency, 'service', service.id, service.name, quantity, service.amount));
+  }
 
   const taxLines: PriceLine[] = [];
   const includedTaxes: IncludedTax[] = [];
+  let addedTaxesTotal = 0;
   for (const tax of hotel.taxes) {
     if (tax.type === 'percent_included') {
+      if (summary) continue;
       const amount = includedTaxAmount(roomsTotal + servicesTotal, tax.rate);
-      includedTaxes.push({ code: tax.code, name: tax.name, amount: money(amount) });
+      includedTaxes.push({ code: tax.code, name: tax.name, amount: money(amount, currency) });
     } else {
-      taxLines.push(
-        line('tax', tax.code, tax.name, addedTaxQuantity(tax, input.adults, dates.length), tax.amount),
-      );
+      const quantity = addedTaxQuantity(tax, input.adults, dates.length);
+      addedTaxesTotal += tax.amount * quantity;
+      if (!summary) taxLines.push(line(currency, 'tax', tax.code, tax.name, quantity, tax.amount));
     }
   }
-  const addedTaxesTotal = sum(taxLines.map((l) => l.amount.amount));
   const total = roomsTotal + servicesTotal + addedTaxesTotal;
 
   return {
     nightly,
-    lines: [...roomLines, ...serviceLines, ...taxLines],
-    roomsTotal: money(roomsTotal),
-    servicesTotal: money(servicesTotal),
-    addedTaxesTotal: money(addedTaxesTotal),
-    total: money(total),
+    lines: summary ? [] : [...roomLines, ...serviceLines, ...taxLines],
+    roomsTotal: money(roomsTotal, currency),
+    servicesTotal: money(servicesTotal, currency),
+    addedTaxesTotal: money(addedTaxesTotal, currency),
+    total: money(total, currency),
     includedTaxes,
     cancellationPolicy: cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
   };
@@ -232,11 +286,22 @@ function cancellationPolicyFor(
   if (!ratePlan.refundable) {
     return { refundable: false, freeCancellationUntil: null, penalty: { amount: total, currency } };
   }
-  const deadline = zonedInstant(addDays(checkIn, -ratePlan.freeCancellationDays), '00:00', hotel.timezone);
   const penalty = sum(nightly.slice(0, ratePlan.penaltyNights).map((n) => n.amount.amount));
   return {
     refundable: true,
-    freeCancellationUntil: toRfc3339(deadline),
+    freeCancellationUntil: freeCancellationUntil(checkIn, ratePlan.freeCancellationDays, hotel.timezone),
     penalty: { amount: penalty, currency },
   };
+}
+
+/** The deadline as RFC 3339, remembered (bounded): every offer of a search asks for the same few. */
+const deadlines = new Map<string, string>();
+function freeCancellationUntil(checkIn: string, days: number, timezone: string): string {
+  const key = `${checkIn} ${days} ${timezone}`;
+  const known = deadlines.get(key);
+  if (known !== undefined) return known;
+  const deadline = toRfc3339(zonedInstant(addDays(checkIn, -days), '00:00', timezone));
+  if (deadlines.size >= 10_000) deadlines.clear();
+  deadlines.set(key, deadline);
+  return deadline;
 }

@@ -64,15 +64,27 @@ export function findRestriction(
   query: RestrictionQuery,
   nights: HotelNights = hotelNights(hotel),
 ): RestrictionViolation | null {
-  const { checkIn, checkOut } = query;
-  const on = (night: string) => nights.restrictionsOn(query.roomTypeId, query.ratePlanId, night);
-  const arrival = on(checkIn);
+  const { roomTypeId, ratePlanId, checkIn, checkOut } = query;
+  const stays = eachNight(checkIn, checkOut);
+  let stopped: Array<{ night: string; rule: RuleSource | null }> | null = null;
+  for (const night of stays) {
+    const rule = nights.restrictionsOn(roomTypeId, ratePlanId, night).stopSell;
+    if (!rule) continue;
+    stopped ??= [];
+    stopped.push({ night, rule });
+  }
+  const arrival = nights.restrictionsOn(roomTypeId, ratePlanId, checkIn);
+  const length = stays.length;
   return (
-    stopSell(eachNight(checkIn, checkOut).map((night) => ({ night, rule: on(night).stopSell }))) ??
+    (stopped ? stopSell(stopped) : null) ??
     closedOn('closed_to_arrival', checkIn, arrival.closedToArrival) ??
-    closedOn('closed_to_departure', checkOut, on(checkOut).closedToDeparture) ??
-    stayLength('min_stay', checkIn, nightsBetween(checkIn, checkOut), arrival.minStay) ??
-    stayLength('max_stay', checkIn, nightsBetween(checkIn, checkOut), arrival.maxStay) ??
+    closedOn(
+      'closed_to_departure',
+      checkOut,
+      nights.restrictionsOn(roomTypeId, ratePlanId, checkOut).closedToDeparture,
+    ) ??
+    stayLength('min_stay', checkIn, length, arrival.minStay) ??
+    stayLength('max_stay', checkIn, length, arrival.maxStay) ??
     bookingWindow(hotel.maxDaysBeforeArrival, checkIn, query.today)
   );
 }

@@ -54,10 +54,27 @@ export interface Transaction extends Executor {
    * undone when the attempt that made it does not commit. A hook handles its own failures.
    */
   onEnd(hook: EndHook): void;
+  /** The database this transaction belongs to (what a per-database cache keys its state on). */
+  readonly database: Database;
+}
+
+/** What a listener on a notification channel is told (PostgreSQL's LISTEN / NOTIFY). */
+export interface ChannelHandlers {
+  /** A notification's payload, in commit order of the transactions that sent them. */
+  message(payload: string): void;
+  /**
+   * The listening connection is (again) up: notifications sent while it was down are lost, so
+   * what was learnt from them must be read again.
+   */
+  connected(): void;
+  /** The listening connection is down (lost, or silent past its heartbeat): do not trust it. */
+  disconnected(): void;
 }
 
 export interface Database extends Executor {
   readonly kind: 'embedded' | 'postgres';
+  /** The same object for every handle (wrapper) of one database: what per-database state is keyed on. */
+  readonly identity: object;
   /**
    * Runs `fn` in one READ COMMITTED transaction. Deadlocks and serialization failures are retried a
    * bounded number of times, so `fn` must be safe to run again (external effects compensated on
@@ -65,6 +82,12 @@ export interface Database extends Executor {
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * PostgreSQL only: listens on `channel` on a connection of its own (not the pool's), kept alive
+   * with a heartbeat and reconnected when lost; closed with the database. Absent on the embedded
+   * engine, where one process makes every change.
+   */
+  listen?(channel: string, handlers: ChannelHandlers): void;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

@@ -38,8 +38,9 @@ export function embeddedDatabase(pg: PGlite): Database {
     const result = await pg.query(sql, params as unknown[] | undefined);
     return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
   };
-  return {
+  const database: Database = {
     kind: 'embedded',
+    identity: {},
     query: run,
     script: async (sql) => {
       await pg.exec(sql);
@@ -57,6 +58,7 @@ export function embeddedDatabase(pg: PGlite): Database {
               await tx.exec(sql);
             },
             onEnd,
+            database,
           }),
         ),
       ),
@@ -72,4 +74,5 @@ export function embeddedDatabase(pg: PGlite): Database {
       await pg.close();
     },
   };
+  return database;
 }

@@ -1,5 +1,13 @@
 import pg from 'pg';
-import { type Database, keepDateText, parseInt8, TYPE_OIDS, withEndHooks, withRetries } from './database.ts';
+import {
+  type ChannelHandlers,
+  type Database,
+  keepDateText,
+  parseInt8,
+  TYPE_OIDS,
+  withEndHooks,
+  withRetries,
+} from './database.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -16,6 +24,9 @@ const types = {
     return pg.types.getTypeParser(oid, format as 'text');
   }) as typeof pg.types.getTypeParser,
 };
+
+/** Distinct statement texts prepared per connection at most. */
+const MAX_PREPARED = 1000;
 
 /** Weight of the newest checkout in the running mean of connection hold times. */
 const HOLD_MEAN_WEIGHT = 0.1;
@@ -58,10 +69,26 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     checkouts++;
   });
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
-  return {
+  // Parameterised statements are prepared once per connection (named by their text) and reused:
+  // the server parses and plans them once instead of on every call. Bounded: past the limit, a new
+  // text runs unnamed as before.
+  const names = new Map<string, string>();
+  const statement = (text: string, values?: readonly unknown[]): pg.QueryConfig => {
+    let name = names.get(text);
+    if (name === undefined && values !== undefined && names.size < MAX_PREPARED) {
+      name = `ik${names.size}`;
+      names.set(text, name);
+    }
+    return name === undefined
+      ? { text, values: values as unknown[] }
+      : { name, text, values: values as unknown[] };
+  };
+  const listeners: Listener[] = [];
+  const database: Database = {
     kind: 'postgres',
+    identity: {},
     query: async <T>(sql: string, params?: readonly unknown[]) =>
-      asResult<T>(await pool.query(sql, params as unknown[])),
+      asResult<T>(await pool.query(statement(sql, params))),
     transaction: (fn) =>
       withRetries(() =>
         withEndHooks(async (onEnd) => {
@@ -87,11 +114,12 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
             await run({ text: 'BEGIN' });
             const result = await fn({
               query: async <T>(sql: string, params?: readonly unknown[]) =>
-                asResult<T>(await run({ text: sql, values: params as unknown[] })),
+                asResult<T>(await run(statement(sql, params))),
               script: async (sql) => {
                 await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
               },
               onEnd,
+              database,
             });
             await run({ text: 'COMMIT' });
             return result;
@@ -124,6 +152,89 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
       meanHoldMs,
       checkouts,
     }),
-    close: () => pool.end(),
+    listen: (channel, handlers) => {
+      listeners.push(listen(options.url, channel, handlers));
+    },
+    close: async () => {
+      for (const l of listeners.splice(0)) l.close();
+      await pool.end();
+    },
+  };
+  return database;
+}
+
+/** How often the listening connection proves it is alive, and how long it may take to answer. */
+const HEARTBEAT_MS = 250;
+const HEARTBEAT_TIMEOUT_MS = 750;
+
+interface Listener {
+  close(): void;
+}
+
+/**
+ * LISTEN on a connection of its own. A heartbeat (`SELECT 1`) finds a connection that died
+ * silently (a cut network gives no reset); then it is dropped, `disconnected` is called, and a new
+ * one is tried on every beat until it answers `LISTEN`, when `connected` is called.
+ */
+function listen(url: string, channel: string, handlers: ChannelHandlers): Listener {
+  let client: pg.Client | null = null;
+  let up = false;
+  let closed = false;
+  let busy = false;
+  const drop = () => {
+    const old = client;
+    client = null;
+    if (up) {
+      up = false;
+      handlers.disconnected();
+    }
+    old?.removeAllListeners('notification');
+    old?.on('error', () => {});
+    void old?.end().catch(() => {});
+  };
+  const beat = async () => {
+    if (busy || closed) return;
+    busy = true;
+    try {
+      if (!client) {
+        const next = new pg.Client({
+          connectionString: url,
+          application_name: 'innkeep-listen',
+          connectionTimeoutMillis: HEARTBEAT_TIMEOUT_MS * 2,
+          query_timeout: HEARTBEAT_TIMEOUT_MS,
+          keepAlive: true,
+        });
+        next.on('error', () => drop());
+        next.on('end', () => {
+          if (client === next) drop();
+        });
+        next.on('notification', (n) => {
+          if (client === next && n.channel === channel) handlers.message(n.payload ?? '');
+        });
+        client = next;
+        await next.connect();
+        await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+        if (closed || client !== next) return;
+        up = true;
+        handlers.connected();
+      } else {
+        await client.query('SELECT 1');
+      }
+    } catch {
+      drop();
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
+  void beat();
+  return {
+    close() {
+      closed = true;
+      clearInterval(timer);
+      up = false;
+      drop();
+    },
   };
 }

@@ -40,18 +40,27 @@ const OPERATOR_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 /** The @fastify/cors options for one request, from its path's policy. */
+const COMMON_CORS = {
+  credentials: false,
+  allowedHeaders: CORS_ALLOWED_HEADERS,
+  exposedHeaders: CORS_EXPOSED_HEADERS,
+  maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  strictPreflight: true,
+};
+/** The same for every request of their kind: made once, not per request. */
+const PUBLIC_CORS: FastifyCorsOptions = Object.freeze({
+  ...COMMON_CORS,
+  origin: '*',
+  methods: PUBLIC_METHODS,
+});
+const NO_CORS: FastifyCorsOptions = Object.freeze({ origin: false });
+
 function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions {
   const policy = corsPolicyFor(url, corsOrigins);
-  const common = {
-    credentials: false,
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-    strictPreflight: true,
-  };
+  const common = COMMON_CORS;
   switch (policy.kind) {
     case 'public':
-      return { ...common, origin: '*', methods: PUBLIC_METHODS };
+      return PUBLIC_CORS;
     case 'operator':
       return {
         ...common,
@@ -60,7 +69,7 @@ function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions 
         origin: (origin, callback) => callback(null, origin !== undefined && policy.origins.has(origin)),
       };
     case 'none':
-      return { origin: false };
+      return NO_CORS;
   }
 }
 

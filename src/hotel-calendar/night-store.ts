@@ -1,0 +1,306 @@
+import { addDays, nightsBetween } from '../calendar/dates.ts';
+import type { Hotel } from '../catalog/catalog.schema.ts';
+import type { Database, Transaction } from '../infra/db/database.ts';
+import { calendarRepository } from './calendar.repository.ts';
+import {
+  type CalendarState,
+  type HotelNights,
+  hotelNights,
+  type NightData,
+  priceNightKey,
+  roomNightKey,
+  roomsLeft,
+} from './hotel-nights.ts';
+
+/**
+ * Each process's copy of what search needs from the database, per hotel: rooms, inventory rows
+ * and the calendar's overrides of a window of nights (yesterday .. the booking window plus
+ * `STAY_MARGIN` nights), in dense arrays by night index, behind the same merged view
+ * (`hotel-nights.ts`) that a fresh read gives.
+ *
+ * Kept exact by the writes themselves: the inventory repository and the calendar hand every
+ * committed change to `changed` / `calendarChanged` (the embedded engine has one process, which
+ * makes every write). On PostgreSQL the writing transaction also sends a notification
+ * (`pg_notify`, delivered at commit, in commit order) carrying the absolute `total` and `sold` of
+ * the rows it changed, so applying one twice or late converges; after the listening connection
+ * was lost, every window is read again. While it is down, `nights` answers `null` and search reads
+ * the database. Quotes and bookings always decide on the database under its locks.
+ */
+
+export const NIGHTS_CHANNEL = 'innkeep_nights';
+/** Longest stay answered from memory at the far end of the booking window; longer ones read the database. */
+const STAY_MARGIN = 31;
+/** The booking window assumed for a hotel without one. */
+const DEFAULT_WINDOW = 365;
+
+/** A changed inventory row: room type, night, total, sold (absolute, as committed). */
+export type InventoryCell = [string, string, number, number];
+/** A notification: hotel `h` had rows `i` changed, or its calendar `c` changed (read it again). */
+type Message = { h: string; i?: InventoryCell[]; c?: 1 };
+
+class HotelWindow {
+  readonly length: number;
+  readonly index: Map<string, number>;
+  /** Per room type, per night: rooms in force, the inventory row's total (−1: no row), sold, left. */
+  readonly rooms: Int32Array[];
+  readonly total: Int32Array[];
+  readonly sold: Int32Array[];
+  readonly left: Int32Array[];
+  readonly view: HotelNights;
+  /** Night → index, for the nights of the window asked about so far. */
+  private readonly nights = new Map<string, number>();
+
+  constructor(
+    readonly hotel: Hotel,
+    readonly first: string,
+    length: number,
+    state: CalendarState,
+  ) {
+    this.length = length;
+    this.index = new Map(hotel.roomTypes.map((r, k) => [r.id, k]));
+    const make = (fill: number) => hotel.roomTypes.map(() => new Int32Array(length).fill(fill));
+    this.rooms = hotel.roomTypes.map((r) => new Int32Array(length).fill(r.count));
+    this.total = make(-1);
+    this.sold = make(0);
+    this.left = make(0);
+    const overrides = state.rooms;
+    for (const [key, o] of overrides) {
+      const [roomTypeId = '', night = ''] = key.split('\u0000');
+      const k = this.index.get(roomTypeId);
+      const n = this.indexOf(night);
+      if (o.rooms !== null && k !== undefined && n >= 0) (this.rooms[k] as Int32Array)[n] = o.rooms;
+    }
+    for (const [key, row] of state.inventory) {
+      const [roomTypeId = '', night = ''] = key.split('\u0000');
+      this.set(roomTypeId, night, row.total, row.sold);
+    }
+    for (let k = 0; k < hotel.roomTypes.length; k++) for (let n = 0; n < length; n++) this.refresh(k, n);
+    const data: NightData = {
+      roomOverride: (roomTypeId, night) =>
+        overrides.size ? overrides.get(roomNightKey(roomTypeId, night)) : undefined,
+      priceOverride: (roomTypeId, ratePlanId, night) =>
+        state.prices.size ? state.prices.get(priceNightKey(roomTypeId, ratePlanId, night)) : undefined,
+      inventory: (roomTypeId, night) => {
+        const k = this.index.get(roomTypeId);
+        const n = this.indexOf(night);
+        if (k === undefined || n < 0) return undefined;
+        const total = (this.total[k] as Int32Array)[n] as number;
+        return total < 0 ? undefined : { total, sold: (this.sold[k] as Int32Array)[n] as number };
+      },
+      leastLeft: (roomTypeId, checkIn, checkOut) => {
+        const k = this.index.get(roomTypeId);
+        const from = this.indexOf(checkIn);
+        const to = from + nightsBetween(checkIn, checkOut);
+        if (k === undefined || from < 0 || to > length || to <= from) return 0;
+        const left = this.left[k] as Int32Array;
+        let least = left[from] as number;
+        for (let n = from + 1; n < to; n++) least = Math.min(least, left[n] as number);
+        return least;
+      },
+      window: { length, indexOf: (night) => this.indexOf(night) },
+    };
+    this.view = hotelNights(hotel, data, { remember: true });
+  }
+
+  indexOf(night: string): number {
+    let n = this.nights.get(night);
+    if (n === undefined) {
+      n = nightsBetween(this.first, night);
+      if (n < 0 || n >= this.length) return -1;
+      this.nights.set(night, n);
+    }
+    return n;
+  }
+
+  covers(checkIn: string, checkOut: string): boolean {
+    return this.indexOf(checkIn) >= 0 && this.indexOf(checkOut) >= 0;
+  }
+
+  set(roomTypeId: string, night: string, total: number, sold: number): void {
+    const k = this.index.get(roomTypeId);
+    const n = this.indexOf(night);
+    if (k === undefined || n < 0) return;
+    (this.total[k] as Int32Array)[n] = total;
+    (this.sold[k] as Int32Array)[n] = sold;
+    this.refresh(k, n);
+  }
+
+  private refresh(k: number, n: number): void {
+    const total = (this.total[k] as Int32Array)[n] as number;
+    const row = total < 0 ? undefined : { total, sold: (this.sold[k] as Int32Array)[n] as number };
+    (this.left[k] as Int32Array)[n] = roomsLeft((this.rooms[k] as Int32Array)[n] as number, row);
+  }
+
+  bytes(): number {
+    return this.length * 4 * 4 * this.rooms.length;
+  }
+}
+
+const stores = new WeakMap<object, NightStore>();
+
+export class NightStore {
+  private readonly windows = new Map<string, HotelWindow>();
+  private readonly loading = new Map<string, Promise<HotelWindow | null>>();
+  /** Changes heard for a hotel while its window was being read: applied on top once it is in. */
+  private readonly heard = new Map<string, Message[]>();
+  /** Notifications heard per hotel: a local change is applied only if none came since it was made. */
+  private readonly notices = new Map<string, number>();
+  private trusted: boolean;
+  /** Bumped when the listening connection comes (back) up: windows read before are dropped. */
+  private epoch = 0;
+
+  /** The store of `db`'s process, made (and, on PostgreSQL, listening) on first use. */
+  static of(db: Database): NightStore {
+    let store = stores.get(db.identity);
+    if (!store) {
+      store = new NightStore(db);
+      stores.set(db.identity, store);
+    }
+    return store;
+  }
+
+  private constructor(private readonly db: Database) {
+    this.trusted = db.kind === 'embedded' || !db.listen;
+    if (db.kind === 'postgres' && db.listen) {
+      db.listen(NIGHTS_CHANNEL, {
+        message: (payload) => this.receive(payload),
+        connected: () => {
+          this.epoch++;
+          this.windows.clear();
+          this.heard.clear();
+          this.trusted = true;
+        },
+        disconnected: () => {
+          this.trusted = false;
+        },
+      });
+    }
+  }
+
+  /** Is this the PostgreSQL engine (whose other processes must be told of a change)? */
+  get shared(): boolean {
+    return this.db.kind === 'postgres';
+  }
+
+  /**
+   * The merged view of the hotel's nights from memory, for a stay [checkIn, checkOut] inside the
+   * window; `null` when the stay is outside it or the store cannot be trusted now (read the database).
+   */
+  async nights(hotel: Hotel, today: string, checkIn: string, checkOut: string): Promise<HotelNights | null> {
+    if (!this.trusted) return null;
+    const first = addDays(today, -1);
+    let window = this.windows.get(hotel.id);
+    if (!window || window.hotel !== hotel || window.first !== first) {
+      window = (await this.load(hotel, first)) ?? undefined;
+      if (!window || !this.trusted) return null;
+    }
+    return window.covers(checkIn, checkOut) ? window.view : null;
+  }
+
+  /**
+   * The same view, only where it is exact (the embedded engine: this process made every change
+   * it holds, and applied each one as it committed); else `null`, and the caller reads the database.
+   */
+  async exactNights(hotel: Hotel, today: string, from: string, to: string): Promise<HotelNights | null> {
+    return this.shared ? null : this.nights(hotel, today, from, to);
+  }
+
+  private load(hotel: Hotel, first: string): Promise<HotelWindow | null> {
+    const running = this.loading.get(hotel.id);
+    if (running) return running;
+    const epoch = this.epoch;
+    const length = (hotel.maxDaysBeforeArrival ?? DEFAULT_WINDOW) + 2 + STAY_MARGIN;
+    this.heard.set(hotel.id, []);
+    const roomTypeIds = hotel.roomTypes.map((r) => r.id);
+    const promise = calendarRepository
+      .loadState(this.db, hotel.id, first, addDays(first, length - 1), roomTypeIds)
+      .then((state) => {
+        const heard = this.heard.get(hotel.id) ?? [];
+        this.heard.delete(hotel.id);
+        if (epoch !== this.epoch) return null;
+        if (heard.some((m) => m.c)) return null; // the calendar changed meanwhile: read it again next time
+        const window = new HotelWindow(hotel, first, length, state);
+        for (const m of heard) for (const [t, n, total, sold] of m.i ?? []) window.set(t, n, total, sold);
+        this.windows.set(hotel.id, window);
+        return window;
+      })
+      .catch(() => {
+        this.heard.delete(hotel.id);
+        return null;
+      })
+      .finally(() => this.loading.delete(hotel.id));
+    this.loading.set(hotel.id, promise);
+    return promise;
+  }
+
+  private receive(payload: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(payload) as Message;
+    } catch {
+      return;
+    }
+    this.notices.set(message.h, (this.notices.get(message.h) ?? 0) + 1);
+    this.apply(message);
+  }
+
+  private apply(message: Message): void {
+    const heard = this.heard.get(message.h);
+    if (heard) heard.push(message);
+    if (message.c) {
+      this.windows.delete(message.h);
+      return;
+    }
+    const window = this.windows.get(message.h);
+    if (!window) return;
+    for (const [t, n, total, sold] of message.i ?? []) window.set(t, n, total, sold);
+  }
+
+  /** A mark to hand to `changed` with a write made now. */
+  mark(hotelId: string): number {
+    return this.notices.get(hotelId) ?? 0;
+  }
+
+  /**
+   * Rows a committed transaction of this process changed. On PostgreSQL its own notification
+   * brings them too: applied here only when no other notification for the hotel came since
+   * `mark`, so an older value can never land after a newer one.
+   */
+  changed(hotelId: string, cells: InventoryCell[], mark: number): void {
+    if (this.shared && this.mark(hotelId) !== mark) return;
+    this.apply({ h: hotelId, i: cells });
+  }
+
+  /** The calendar of the hotel changed (committed): its window is read again on the next search. */
+  calendarChanged(hotelId: string): void {
+    this.apply({ h: hotelId, c: 1 });
+  }
+
+  /** The notification payload for changed rows (a calendar change when too big for one). */
+  static payload(hotelId: string, cells: InventoryCell[] | null): string {
+    const text = JSON.stringify(cells ? { h: hotelId, i: cells } : { h: hotelId, c: 1 });
+    // NOTIFY payloads are limited to 8000 bytes: a bigger change makes the others read the hotel again.
+    return text.length < 7900 ? text : JSON.stringify({ h: hotelId, c: 1 });
+  }
+
+  /** Bytes of the arrays held (the merged view's remembered cells included). */
+  bytes(): number {
+    let n = 0;
+    for (const w of this.windows.values()) n += w.bytes();
+    return n;
+  }
+}
+
+/**
+ * Inside a transaction that changes a hotel's calendar: the other processes (PostgreSQL) are told
+ * at commit, and this process reads the hotel's window again once it has committed.
+ */
+export async function announceCalendarChange(tx: Transaction, hotelId: string): Promise<void> {
+  const store = NightStore.of(tx.database);
+  if (store.shared) {
+    await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, null)]);
+  }
+  tx.onEnd(async (committed) => {
+    if (committed) store.calendarChanged(hotelId);
+  });
+}
