@@ -12,15 +12,7 @@ import { NightStore } from '../../src/hotel-calendar/night-store.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
-import {
-  addDays,
-  cancel,
-  localToday,
-  requestQuote,
-  reserve,
-  type StayBody,
-  search,
-} from './helpers.ts';
+import { addDays, cancel, localToday, requestQuote, reserve, type StayBody, search } from './helpers.ts';
 
 /** A small random generator with a seed, so a failure can be replayed. */
 function random(seed: number) {
