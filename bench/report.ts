@@ -1,6 +1,8 @@
 import type { LoadResult } from './load.ts';
 import type { Results, ScenarioResult } from './run.ts';
 
+/** Issue 11: the outbox and one subscribed endpoint cost at most 10 % of reservation throughput. */
+const GOAL_WEBHOOK_SHARE = 0.9;
 const GOAL_SEARCH_RATIO = 0.4;
 const GOAL_SEARCH_P99_MS = 10;
 const GOAL_RESERVATIONS_PER_SECOND = 1000;
@@ -46,6 +48,15 @@ function goals(results: Results): string[] {
   lines.push(
     `| reservation create ≥ ${GOAL_RESERVATIONS_PER_SECOND}/s, p99 < ${GOAL_RESERVATION_P99_PG_MS} ms (PostgreSQL, 2 processes) | ${res ? `${fmt(res.rps)}/s, p99 ${ms(res.p99)} ms: ${verdict(res.rps >= GOAL_RESERVATIONS_PER_SECOND && res.p99 < GOAL_RESERVATION_P99_PG_MS)}` : 'not measured'} |`,
   );
+  for (const variant of ['embedded', 'pg1', 'pg2']) {
+    const plain = find(results, variant, 'reservation');
+    const hooked = find(results, variant, 'reservation-webhook');
+    if (!plain || !hooked) continue;
+    const share = hooked.rps / plain.rps;
+    lines.push(
+      `| reservation create with one webhook endpoint subscribed ≥ ${GOAL_WEBHOOK_SHARE} × without (${variant}) | ${fmt(hooked.rps)} ÷ ${fmt(plain.rps)} req/s = ${fmt(share, 2)}: ${verdict(share >= GOAL_WEBHOOK_SHARE)} |`,
+    );
+  }
   const embeddedRes = find(results, 'embedded', 'reservation');
   lines.push(
     `| reservation create p99 < ${GOAL_RESERVATION_P99_EMBEDDED_MS} ms (embedded, ${results.settings.connections} connections) | ${embeddedRes ? `${fmt(embeddedRes.rps)}/s, p99 ${ms(embeddedRes.p99)} ms: ${verdict(embeddedRes.p99 < GOAL_RESERVATION_P99_EMBEDDED_MS)}` : 'not measured'} |`,
@@ -130,7 +141,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...results.throughput.map(row),
     '',
-    'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `checkin-read` = GET /checkin/sessions/{id} (signed with Ed25519 on every read).',
+    'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} (the JWS is signed once per session version and reused).',
     ...(results.skipped.length ? ['', `Skipped: ${results.skipped.join('; ')}.`] : []),
     '',
     '## Search as the data grows (embedded engine)',

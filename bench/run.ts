@@ -7,6 +7,7 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
@@ -44,7 +45,7 @@ export const settings = {
   growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
   sections: list('BENCH_SECTIONS', 'throughput,growth,soak,view'),
   variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
-  scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,checkin-read'),
+  scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,reservation-webhook,checkin-read'),
   label: process.env.BENCH_LABEL ?? 'latest',
   out: process.env.BENCH_OUT ?? join(ROOT, 'BENCHMARKS.md'),
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR ?? '',
@@ -159,6 +160,66 @@ async function makeSessions(url: string, count: number, types: number): Promise<
   return ids;
 }
 
+/**
+ * An operator key of the deployment: the bootstrap key the embedded engine writes to DATA_DIR, or
+ * (PostgreSQL, whose bootstrap key goes to standard error) one made with the CLI.
+ */
+function operatorKey(options: ServiceOptions): string {
+  if (!options.databaseUrl)
+    return execSync(`cat ${join(options.dataDir, 'operator-key')}`, { encoding: 'utf8' }).trim();
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/operator-key.ts', 'create', '--name', 'bench', '--scopes', 'webhooks:write'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        DATA_ENCRYPTION_KEY: options.key,
+        DATA_DIR: options.dataDir,
+        CATALOG_FILE: options.catalogFile,
+        LOG_LEVEL: 'warn',
+      },
+    },
+  );
+  const key = /ik_[0-9a-z]+/.exec(out)?.[0];
+  if (!key) throw new Error(`no operator key in: ${out}`);
+  return key;
+}
+
+/** A local receiver answering every delivery 204 at once, and the endpoint that points at it. */
+async function subscribeWebhook(url: string, key: string) {
+  let delivered = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      delivered++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as { port: number };
+  const created = await fetchJson(
+    `${url}/api/v1/operator/webhook-endpoints`,
+    { url: `http://127.0.0.1:${port}/hook`, events: ['reservation.*'] },
+    { authorization: `Bearer ${key}` },
+  );
+  if (created.status !== 201)
+    throw new Error(`webhook endpoint not created: ${JSON.stringify(created.body)}`);
+  return {
+    delivered: () => delivered,
+    async close() {
+      await fetch(`${url}/api/v1/operator/webhook-endpoints/${created.body.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    },
+  };
+}
+
 async function hasCheckin(url: string): Promise<boolean> {
   const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
     paths: Record<string, unknown>;
@@ -195,6 +256,8 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
       dataDir: join(dir, 'data'),
       key: newKey(),
       ...(db ? { databaseUrl: db.url } : {}),
+      // The reservation-webhook scenario subscribes a receiver on 127.0.0.1.
+      extraEnv: { WEBHOOK_ALLOW_PRIVATE: 'true' },
       ...(settings.cpuProfDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`] } : {}),
     };
     for (let i = 0; i < processes; i++) services.push(await startService(options));
@@ -234,7 +297,11 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
         await warm(spec);
         const r = await alternate(() => load(urls, spec), baseline);
         results.throughput.push({ variant, scenario, processes, ...r });
-      } else if (scenario === 'reservation') {
+      } else if (scenario === 'reservation' || scenario === 'reservation-webhook') {
+        // The same bookings with one webhook endpoint subscribed to reservation.* (issue 11: the
+        // outbox's cost), measured in the same run as the plain reservation scenario.
+        const hook =
+          scenario === 'reservation-webhook' ? await subscribeWebhook(first, operatorKey(options)) : null;
         const quotesFor = () => makeQuotes(urls, settings.reservationsPerRound, types);
         const reserve = async () => {
           const ids = await quotesFor();
@@ -251,9 +318,14 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
             amount: ids.length,
           });
         };
-        if (settings.warmup > 0) await reserve();
-        const r = await alternate(reserve, baseline);
-        results.throughput.push({ variant, scenario, processes, ...r });
+        try {
+          if (settings.warmup > 0) await reserve();
+          const r = await alternate(reserve, baseline);
+          const note = hook ? `${hook.delivered()} webhook deliveries received during the run` : undefined;
+          results.throughput.push({ variant, scenario, processes, ...r, ...(note ? { note } : {}) });
+        } finally {
+          await hook?.close();
+        }
       } else if (scenario === 'checkin-read') {
         if (!(await hasCheckin(first))) {
           results.throughput.push({
