@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { cancelReservation } from '../booking/commands/cancel-reservation.ts';
-import type { CommandContext } from '../booking/commands/command.ts';
+import type { ChangeOptions, CommandContext } from '../booking/commands/command.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';
@@ -46,6 +46,36 @@ export const currentReservation = (row: ReservationRow) => ({
   headers: { etag: etagOf(row) },
   payload: operatorReservationView(row),
 });
+
+/** A route whose body may be absent: none means the defaults (no reason, the policy's fee…). */
+export const optionalBody = {
+  preValidation: async (request: { body: unknown }) => {
+    request.body ??= {};
+  },
+};
+
+/**
+ * Runs an operator change of the reservation in the path through its command: the desk as the
+ * authority, `If-Match` honoured, and the answer stored for `Idempotency-Key` in the command's
+ * transaction. Every route that changes a reservation as the hotel answers through here.
+ */
+export async function changeReservation(
+  ctx: AppContext,
+  request: FastifyRequest & { params: { reservation: string } },
+  reply: FastifyReply,
+  run: (
+    command: CommandContext,
+    code: string,
+    desk: ReturnType<typeof deskOf>,
+    options: ChangeOptions<ReservationRow>,
+  ) => Promise<ReservationRow>,
+) {
+  const code = reservationCodeOrNotFound(request.params.reservation);
+  const answer = atomicReply(request, reply, currentReservation);
+  const ifMatch = request.headers['if-match'];
+  const row = await run(commandContext(ctx, request.log), code, deskOf(request), { ...answer, ifMatch });
+  return answer.send(row);
+}
 
 /**
  * `/operator/reservations/{reservation}` (API.md 7.2): read, change and cancel a reservation as
@@ -105,21 +135,10 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         },
       },
     },
-    async (request, reply) => {
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
-      const row = await modifyReservation(
-        commandContext(ctx, request.log),
-        code,
-        request.body,
-        deskOf(request),
-        {
-          ...answer,
-          ifMatch: request.headers['if-match'],
-        },
-      );
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+        modifyReservation(command, code, request.body, desk, options),
+      ),
   );
 
   app.post(
@@ -141,25 +160,11 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
         },
       },
-      // The body is optional: no body means no reason and the fee as the policy says.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      ...optionalBody,
     },
-    async (request, reply) => {
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
-      const row = await cancelReservation(
-        commandContext(ctx, request.log),
-        code,
-        request.body,
-        deskOf(request),
-        {
-          ...answer,
-          ifMatch: request.headers['if-match'],
-        },
-      );
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+        cancelReservation(command, code, request.body, desk, options),
+      ),
   );
 };

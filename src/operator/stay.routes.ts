@@ -1,31 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
 import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { operatorOperation } from './operator.docs.ts';
-import {
-  AUTH_PROBLEMS,
-  commandContext,
-  currentReservation,
-  deskOf,
-  WRITE_PROBLEMS,
-} from './reservations.routes.ts';
+import { AUTH_PROBLEMS, changeReservation, optionalBody, WRITE_PROBLEMS } from './reservations.routes.ts';
 import {
   OperatorChangeHeaders,
   OperatorReservation,
   OperatorReservationParams,
 } from './reservations.schemas.ts';
-
-const optionalBody = {
-  // The body is optional: none means the defaults.
-  preValidation: async (request: { body: unknown }) => {
-    request.body ??= {};
-  },
-};
 
 /**
  * `/operator/reservations/{reservation}/arrive|depart|no-show` (API.md 7.5): what happens to the
@@ -59,16 +44,10 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
       ...optionalBody,
     },
-    async (request, reply) => {
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
-      const ifMatch = request.headers['if-match'];
-      const row = await arrive(commandContext(ctx, request.log), code, request.body, deskOf(request), {
-        ...answer,
-        ifMatch,
-      });
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+        arrive(command, code, request.body, desk, options),
+      ),
   );
 
   app.post(
@@ -89,16 +68,10 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
       ...optionalBody,
     },
-    async (request, reply) => {
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
-      const ifMatch = request.headers['if-match'];
-      const row = await depart(commandContext(ctx, request.log), code, deskOf(request), {
-        ...answer,
-        ifMatch,
-      });
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+        depart(command, code, desk, options),
+      ),
   );
 
   app.post(
@@ -119,15 +92,9 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
       ...optionalBody,
     },
-    async (request, reply) => {
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
-      const ifMatch = request.headers['if-match'];
-      const row = await noShow(commandContext(ctx, request.log), code, request.body, deskOf(request), {
-        ...answer,
-        ifMatch,
-      });
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+        noShow(command, code, request.body, desk, options),
+      ),
   );
 };

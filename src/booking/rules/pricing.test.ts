@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addDays } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
-import {
-  includedTaxAmount,
-  type PriceLine,
-  priceStay,
-  type StayPrice,
-  type StayToPrice,
-  sellsRoomType,
-} from './pricing.ts';
+import { type PriceLine, priceStay, type StayPrice, type StayToPrice, sellsRoomType } from './pricing.ts';
+import { includedTaxAmount } from './tax-amount.ts';
 
 function ratePlan(overrides: Partial<RatePlan> = {}): RatePlan {
   return {
