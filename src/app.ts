@@ -20,6 +20,7 @@ import { openapi } from './infra/http/openapi.ts';
 import { Problem } from './infra/http/problem-schema.ts';
 import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
+import { sharedSchemaCompilers } from './infra/http/schema-compilers.ts';
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
@@ -90,6 +91,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    schemaController: { compilersFactory: sharedSchemaCompilers },
     ajv: {
       customOptions: {
         allErrors: true,

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATA_DIR_LOCKED_EXIT_CODE, LOCK_FILE } from '../../src/infra/db/data-dir-lock.ts';
+import { NODE_TS } from '../helpers/node-command.ts';
 import { http, ROOT, run, type ServiceProcess, startService } from '../postgres/support.ts';
 
 /** The year of the next 10 March at least a week away, which no demo season or restriction covers. */
@@ -29,7 +30,7 @@ async function deadPid(): Promise<number> {
  * serving instead (the defect) is stopped and reported as `listening`, so the test fails, not hangs.
  */
 async function refusal(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...NODE_TS, script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,7 +102,7 @@ describe('DATA_DIR lock (embedded engine)', () => {
     assert.equal(exit?.code, 0);
     first = undefined;
     assert.equal(existsSync(lockOf(dataDir)), false);
-    const migrate = await run(['--import', 'tsx', 'src/cli/migrate.ts'], embedded(dataDir));
+    const migrate = await run([...NODE_TS, 'src/cli/migrate.ts'], embedded(dataDir));
     assert.equal(migrate.code, 0, migrate.stderr);
     assert.equal(existsSync(lockOf(dataDir)), false, 'the CLI releases it too');
   });
@@ -130,7 +131,7 @@ describe('DATA_DIR lock: a stale lock (its process is gone)', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-lock-race-'));
     dirs.push(dataDir);
     // A first run creates the database, so the racers below differ only in the lock.
-    assert.equal((await run(['--import', 'tsx', 'src/cli/migrate.ts'], embedded(dataDir))).code, 0);
+    assert.equal((await run([...NODE_TS, 'src/cli/migrate.ts'], embedded(dataDir))).code, 0);
     await writeFile(lockOf(dataDir), JSON.stringify({ pid: await deadPid(), startedAt: '2020-01-01' }));
     const outcomes = await Promise.allSettled(
       Array.from({ length: 3 }, () => startService(embedded(dataDir))),

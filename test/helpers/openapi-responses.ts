@@ -26,27 +26,41 @@ export interface ResponseCheck {
 
 const pointer = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
 
-export function openApiResponseChecker(app: FastifyInstance): (res: ResponseCheck) => void {
-  let doc: Doc | undefined;
-  let ajv: Ajv2020 | undefined;
-  let templates: { template: string; pattern: RegExp }[] = [];
-  const validators = new Map<string, ValidateFunction>();
+interface CompiledDocument {
+  doc: Doc;
+  ajv: Ajv2020;
+  templates: { template: string; pattern: RegExp }[];
+  validators: Map<string, ValidateFunction>;
+}
 
-  function load(): Doc {
-    if (doc) return doc;
-    doc = app.swagger() as unknown as Doc;
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+// The apps of one test file mostly describe themselves with the same document: its Ajv and the
+// validators compiled from it are kept per document text, so each further app compiles nothing.
+const compiledDocuments = new Map<string, CompiledDocument>();
+
+function compiledDocument(app: FastifyInstance): CompiledDocument {
+  const doc = app.swagger() as unknown as Doc;
+  const key = JSON.stringify(doc);
+  let compiled = compiledDocuments.get(key);
+  if (!compiled) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats.default(ajv);
     ajv.addSchema(doc as object, 'openapi');
-    templates = Object.keys(doc.paths).map((template) => ({
+    const templates = Object.keys(doc.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+').replaceAll('.', '\\.')}$`),
     }));
-    return doc;
+    compiled = { doc, ajv, templates, validators: new Map() };
+    compiledDocuments.set(key, compiled);
   }
+  return compiled;
+}
+
+export function openApiResponseChecker(app: FastifyInstance): (res: ResponseCheck) => void {
+  let compiled: CompiledDocument | undefined;
 
   return (res) => {
-    const document = load();
+    compiled ??= compiledDocument(app);
+    const { doc: document, ajv, templates, validators } = compiled;
     const path = res.url.split('?')[0] ?? '';
     const method = res.method.toLowerCase();
     const found = templates.find((t) => t.pattern.test(path) && document.paths[t.template]?.[method]);
@@ -74,12 +88,12 @@ export function openApiResponseChecker(app: FastifyInstance): (res: ResponseChec
     const ref = `openapi#/paths/${pointer(found.template)}/${method}/responses/${res.status in responses ? res.status : 'default'}/content/${pointer(mediaType)}/schema`;
     let validate = validators.get(ref);
     if (!validate) {
-      validate = (ajv as Ajv2020).compile({ $ref: ref });
+      validate = ajv.compile({ $ref: ref });
       validators.set(ref, validate);
     }
     if (!validate(JSON.parse(res.body))) {
       throw new Error(
-        `${where}: body does not match the documented schema: ${(ajv as Ajv2020).errorsText(validate.errors)}\n${res.body.slice(0, 500)}`,
+        `${where}: body does not match the documented schema: ${ajv.errorsText(validate.errors)}\n${res.body.slice(0, 500)}`,
       );
     }
   };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { NODE_TS } from '../helpers/node-command.ts';
 import { ROOT } from '../postgres/support.ts';
 
 const run = promisify(execFile);
@@ -13,7 +14,7 @@ const run = promisify(execFile);
 /** The operator-key CLI against an embedded database in `dataDir` (never the suite's PostgreSQL). */
 async function operatorKey(args: string[], env: Record<string, string>) {
   const { DATABASE_URL: _, ...inherited } = process.env;
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/operator-key.ts', ...args], {
+  return run(process.execPath, [...NODE_TS, 'src/cli/operator-key.ts', ...args], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     timeout: 60_000,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import { NODE_TS } from '../helpers/node-command.ts';
 import { runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
 /** This test file's own database (a copy of the run's migrated template), or none. */
@@ -169,7 +170,7 @@ export interface ServiceProcess {
 
 /** Spawns `node --import tsx src/server.ts` with PORT=0 and waits for its `listening on` log line. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...NODE_TS, 'src/server.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from './problems.ts';
 import { policyItem, stateItem } from './rate-limit-headers.ts';
 
@@ -66,6 +66,8 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
 
   let redis: Redis | undefined;
   if (opts.redisUrl) {
+    // Loaded only when configured: most deployments (and every test process) never use Redis.
+    const { Redis } = await import('ioredis');
     redis = new Redis(opts.redisUrl, {
       // Fail fast while Redis is away instead of queueing requests behind a reconnect.
       enableOfflineQueue: false,
