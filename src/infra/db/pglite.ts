@@ -45,7 +45,10 @@ const TARGET =
  */
 export function tablesWritten(sql: string): Set<string> | null {
   const targets = new Set<string>();
-  for (const m of sql.matchAll(TARGET)) targets.add((m[1] as string).toLowerCase());
+  for (const m of sql.matchAll(TARGET)) {
+    const name = (m[1] as string).toLowerCase();
+    targets.add(name.slice(name.lastIndexOf('.') + 1)); // `public.reservations` is `reservations`
+  }
   if (/^\s*(SELECT|WITH)\b/i.test(sql)) {
     if (targets.size === 0 && /\b(nextval|setval)\b/i.test(sql)) return null;
     return targets;

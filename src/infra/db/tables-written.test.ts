@@ -20,6 +20,7 @@ describe('tablesWritten (the embedded engine’s change count)', () => {
     );
     assert.ok(tablesWritten('INSERT INTO events (a) VALUES ($1) ON CONFLICT DO NOTHING')?.has('events'));
     assert.ok(tablesWritten('DELETE FROM checkin_sessions WHERE id = $1')?.has('checkin_sessions'));
+    assert.ok(tablesWritten('UPDATE public.reservations SET x = 1')?.has('reservations'));
   });
   it('anything else may write anything', () => {
     assert.equal(tablesWritten('ALTER TABLE reservations ADD COLUMN x int'), null);
