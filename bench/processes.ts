@@ -8,15 +8,36 @@ import pg from 'pg';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function freePort(): Promise<number> {
+/**
+ * `BENCH_PORTS=42000-42999`: take the service and baseline ports from this range (machines shared
+ * with other work give each user a range); unset, any free port the system hands out.
+ */
+const portRange = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+let nextPort = portRange ? Number(portRange[1]) : 0;
+
+function listenOn(port: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' && port !== 0 ? resolve(null) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address() as { port: number };
+      server.close(() => resolve(bound));
     });
   });
+}
+
+export async function freePort(): Promise<number> {
+  if (!portRange) return (await listenOn(0)) as number;
+  const [low, high] = [Number(portRange[1]), Number(portRange[2])];
+  for (let tried = 0; tried <= high - low; tried++) {
+    const port = nextPort;
+    nextPort = port >= high ? low : port + 1;
+    const bound = await listenOn(port);
+    if (bound !== null) return bound;
+  }
+  throw new Error(`no free port in BENCH_PORTS=${process.env.BENCH_PORTS}`);
 }
 
 export interface Proc {
@@ -128,7 +149,11 @@ export async function postgresReachable(): Promise<boolean> {
 
 /** A fresh database on the local server; `drop()` removes it. */
 export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `innkeep_bench_${randomBytes(4).toString('hex')}`;
+  // PG_DATABASE_PREFIX (as for the tests) keeps databases of runs sharing a server apart.
+  const prefix = process.env.PG_DATABASE_PREFIX ?? 'innkeep_';
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix))
+    throw new Error(`PG_DATABASE_PREFIX is not a SQL name: ${prefix}`);
+  const name = `${prefix}bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -9,6 +9,7 @@ const GOAL_RESERVATIONS_PER_SECOND = 1000;
 const GOAL_RESERVATION_P99_PG_MS = 50;
 const GOAL_RESERVATION_P99_EMBEDDED_MS = 150;
 const GOAL_MANY_TYPES_SHARE = 0.5;
+const GOAL_CHECKIN_READ_RATIO = 0.25;
 const GOAL_GROWTH_FACTOR = 1.25;
 const GOAL_RSS_GROWTH = 0.1;
 
@@ -42,6 +43,18 @@ function goals(results: Results): string[] {
     const ratio = r.target.rps / r.baseline.rps;
     lines.push(
       `| search ≥ ${GOAL_SEARCH_RATIO * 100} % of baseline, p99 < ${GOAL_SEARCH_P99_MS} ms (${variant}, 1 process, ${results.settings.connections} connections) | ${fmt(ratio * 100, 1)} %, p99 ${ms(r.target.p99)} ms: ${verdict(ratio >= GOAL_SEARCH_RATIO && r.target.p99 < GOAL_SEARCH_P99_MS)} |`,
+    );
+  }
+  for (const variant of ['embedded', 'pg1']) {
+    const r = results.throughput.find((x) => x.variant === variant && x.scenario === 'checkin-read');
+    const what = `check-in session read (signed) ≥ ${GOAL_CHECKIN_READ_RATIO * 100} % of baseline (${variant}, 1 process, ${results.settings.connections} connections)`;
+    if (!r?.target || !r.baseline) {
+      lines.push(`| ${what} | ${r?.note ?? 'not measured'} |`);
+      continue;
+    }
+    const ratio = r.target.rps / r.baseline.rps;
+    lines.push(
+      `| ${what} | ${fmt(r.target.rps)} ÷ ${fmt(r.baseline.rps)} req/s = ${fmt(ratio * 100, 1)} %, p99 ${ms(r.target.p99)} ms: ${verdict(ratio >= GOAL_CHECKIN_READ_RATIO)} |`,
     );
   }
   const res = find(results, 'pg2', 'reservation');
@@ -141,7 +154,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...results.throughput.map(row),
     '',
-    'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} (the JWS is signed once per session version and reused).',
+    'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} over 100 sessions, nothing written meanwhile (the JWS is signed once per session version and reused; on the embedded engine an unchanged session is answered from memory, and any write to sessions, steps or reservations sends the next read back to the database).',
     ...(results.skipped.length ? ['', `Skipped: ${results.skipped.join('; ')}.`] : []),
     '',
     '## Search as the data grows (embedded engine)',
@@ -195,14 +208,16 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '| `BENCH_CONNECTIONS` | 50 | concurrent connections |',
     '| `BENCH_RESERVATIONS_PER_ROUND` | 1500 | reservations booked per reservation round |',
     '| `BENCH_VARIANTS` | embedded,pg1,pg2 | PostgreSQL variants are skipped when no server answers at `PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) |',
-    '| `BENCH_SCENARIOS` | search,quote,reservation,checkin-read | |',
+    '| `BENCH_SCENARIOS` | search,quote,reservation,reservation-webhook,checkin-read | |',
     "| `BENCH_SECTIONS` | throughput,growth,soak,view | `view`: the in-memory view's size for 50 hotels × 50 room types × 500 nights |",
     '| `BENCH_GROWTH_SIZES` | 1000,100000,1000000 | stored reservations for the growth runs |',
     '| `BENCH_GROWTH_TYPES` | 1,50 | room types compared at the middle size (50 against the 4 of the size runs for the goal) |',
     '| `BENCH_SOAK_SECONDS` | 45 | sustained run for the memory check; `600` for the 10-minute check |',
     "| `BENCH_LOG_LEVEL` | warn | the service's LOG_LEVEL (info logs two lines per request) |",
     '| `BENCH_LABEL` | latest | results go to bench/results/<label>.json; `before.json` is compared against |',
-    '| `BENCH_CPU_PROF_DIR` | unset | run the services with `node --cpu-prof` into this directory |',
+    '| `BENCH_CPU_PROF_DIR` | unset | run the services (throughput and growth) with `node --cpu-prof` into this directory; summarise with `node --import tsx bench/profile-summary.ts <dir> <marker>` |',
+    "| `BENCH_PORTS` | unset | take the services' and baselines' ports from this range (e.g. `42000-42999`) |",
+    '| `PG_DATABASE_PREFIX` | innkeep_ | prefix of the PostgreSQL databases the run makes (`<prefix>bench_…`) |',
     '| `BENCH_OUT` | BENCHMARKS.md | where this report is written |',
     '',
   );

@@ -368,6 +368,8 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
     };
     // First start applies the migrations and the catalogue; then seed while no process holds the files.
     await (await startService(options)).stop();
+    // Profiled (BENCH_CPU_PROF_DIR) only from here: the start-up above does not search.
+    if (settings.cpuProfDir) options.nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`];
     const started = Date.now();
     const db = await openEmbeddedDatabase(join(dir, 'data', 'pgdata'));
     await seedReservations(db, count, types);

@@ -1,5 +1,10 @@
 import type { Executor } from '../infra/db/database.ts';
 import { countInTwoWindows, countInWindow } from '../infra/db/fixed-window-counter.ts';
+import {
+  COLUMNS as RESERVATION_COLUMNS,
+  type ReservationRow,
+  toReservationRow,
+} from '../reservations/reservation.row.ts';
 import type { StepName, StepState, StepStatus } from './step-machine.ts';
 
 export interface SessionRow {
@@ -31,6 +36,42 @@ const SESSION_WITH_STEPS = `s.id, s.token_secret, s.reservation_id, s.status, s.
 
 type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
 
+/** A session, its steps and its reservation: what reaching a session reads, in one statement. */
+export interface ReachedSession extends StoredSession {
+  reservation: ReservationRow;
+}
+
+/**
+ * The session's columns renamed `s_…` beside the reservation's (`r.`): both tables have `id`,
+ * `status`, `created_at` and `updated_at`. A read-only join: the reservation is read with its
+ * own repository's columns and mapper, and nothing outside check-in's tables is written here.
+ */
+const SESSION_AND_RESERVATION = `s.id AS s_id, s.token_secret AS s_token_secret, s.reservation_id AS s_reservation_id,
+  s.status AS s_status, s.created_at AS s_created_at, s.updated_at AS s_updated_at, s.completed_at AS s_completed_at,
+  (SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
+                   ORDER BY st.position)
+   FROM checkin_steps st WHERE st.session_id = s.id) AS s_steps,
+  ${RESERVATION_COLUMNS.split(',')
+    .map((c) => `r.${c.trim()}`)
+    .join(', ')}`;
+
+function reached(row: Record<string, unknown> | undefined): ReachedSession | null {
+  if (!row) return null;
+  return {
+    session: {
+      id: row.s_id as number,
+      token_secret: row.s_token_secret as Uint8Array,
+      reservation_id: row.s_reservation_id as number,
+      status: row.s_status as SessionRow['status'],
+      created_at: row.s_created_at as Date,
+      updated_at: row.s_updated_at as Date,
+      completed_at: row.s_completed_at as Date | null,
+    },
+    steps: (row.s_steps as StepRow[] | null) ?? [],
+    reservation: toReservationRow(row),
+  };
+}
+
 function stored(row: SessionWithStepsRow | undefined): StoredSession | null {
   if (!row) return null;
   const { steps, ...session } = row;
@@ -39,12 +80,15 @@ function stored(row: SessionWithStepsRow | undefined): StoredSession | null {
 
 /** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
 export const checkinRepository = {
-  async sessionByTokenHash(db: Executor, tokenHash: Buffer): Promise<StoredSession | null> {
-    const { rows } = await db.query<SessionWithStepsRow>(
-      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.token_hash = $1`,
+  /** The session a guest's id names (by its hash), with its steps and reservation: one statement. */
+  async reachByTokenHash(db: Executor, tokenHash: Buffer): Promise<ReachedSession | null> {
+    const { rows } = await db.query(
+      `SELECT ${SESSION_AND_RESERVATION}
+       FROM checkin_sessions s JOIN reservations r ON r.id = s.reservation_id
+       WHERE s.token_hash = $1`,
       [tokenHash],
     );
-    return stored(rows[0]);
+    return reached(rows[0]);
   },
 
   async sessionByReservation(db: Executor, reservationId: number): Promise<StoredSession | null> {

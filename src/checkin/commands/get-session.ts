@@ -1,8 +1,8 @@
-import { hashSecret } from '../../infra/crypto/tokens.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
+import { reachStoredSession, rememberAnswer, rememberedAnswer } from '../session-cache.ts';
 import {
   assertNotExpired,
   type CheckinContext,
@@ -14,20 +14,23 @@ import {
 } from './checkin-command.ts';
 
 /**
- * The session a request names, read (not locked) and still reachable: the proof a step is taken
- * with. Unknown ids are `not_found` and expired sessions `session_expired`, for any request.
+ * The session a request names, read (not locked) with its reservation in one statement, and still
+ * reachable: the proof a step is taken with. Unknown ids are `not_found` and expired sessions
+ * `session_expired`, for any request.
  */
 export async function reachSession(ctx: CheckinContext, id: string): Promise<SessionState> {
-  const stored = id.startsWith('cks_') ? await repo.sessionByTokenHash(ctx.db, hashSecret(id)) : null;
+  const stored = id.startsWith('cks_') ? await reachStoredSession(ctx.db, id) : null;
   if (!stored) throw new AppError('not_found', 'No check-in session has this id.');
-  const state = stateOf(ctx, id, stored, await reservations.findById(ctx.db, stored.session.reservation_id));
+  const state = stateOf(ctx, id, stored, stored.reservation);
   assertNotExpired(ctx, state.expiresAt);
   return state;
 }
 
 /**
  * The session and its signature (API.md 3.2). An open session whose reservation changed (a party
- * of one now, nothing due any more) is settled first, in a transaction of its own.
+ * of one now, nothing due any more) is settled first, in a transaction of its own. A session read
+ * from memory (embedded engine, unchanged since) answers what it answered before, with the same
+ * signing key: the same session version, the same JWS (`signOnce` would give it again).
  */
 export async function getSession(ctx: CheckinContext, id: string): Promise<SignedSession> {
   let state = await reachSession(ctx, id);
@@ -38,6 +41,10 @@ export async function getSession(ctx: CheckinContext, id: string): Promise<Signe
       const fresh = stateOf(ctx, id, await repo.lockSession(tx, session.id), locked);
       return settle(tx, fresh, ctx.clock.now());
     });
+    return signSession(ctx, state);
   }
-  return signSession(ctx, state);
+  const key = ctx.signer.currentKeyId;
+  return (
+    rememberedAnswer<SignedSession>(state, key) ?? rememberAnswer(state, key, await signSession(ctx, state))
+  );
 }

@@ -88,6 +88,14 @@ export interface Database extends Executor {
    * engine, where one process makes every change.
    */
   listen?(channel: string, handlers: ChannelHandlers): void;
+  /**
+   * Embedded engine only, where this process makes every change: a count that moves before and
+   * after every statement or transaction that may write one of `tables` (or that may write
+   * anything: DDL, scripts). What was read from those tables while it stayed the same is still the
+   * database's state, so a process may answer it again from memory (check-in session reads) until
+   * it moves. Absent on PostgreSQL, where other processes write.
+   */
+  changeCount?(tables: readonly string[]): number;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

@@ -1,8 +1,45 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, corsPolicyFor } from './cors-policy.ts';
+
+declare module 'fastify' {
+  interface RouteShorthandOptions {
+    /** This route's security headers: helmet's options over the app's, or `false` for none. */
+    helmet?: HelmetOptions | false;
+  }
+}
+
+/** What helmet does to a response for a set of options: headers set, and removed. */
+interface SecurityHeaders {
+  set: Array<[string, string]>;
+  remove: string[];
+}
+
+/**
+ * Runs helmet once for `options` against a stand-in response and keeps what it did. Helmet's
+ * middleware parses its options on every call (a few percent of a small request's CPU); these
+ * options name no per-request value (no nonce, no function), so every response gets the same.
+ */
+function securityHeaders(options: HelmetOptions | false): SecurityHeaders {
+  const headers: SecurityHeaders = { set: [], remove: [] };
+  if (options === false) return headers;
+  const csp = options.contentSecurityPolicy;
+  const directives = csp && typeof csp === 'object' ? Object.values(csp.directives ?? {}) : [];
+  if (directives.flat().some((value) => typeof value === 'function')) {
+    throw new Error('a CSP directive computed per request cannot be worked out once');
+  }
+  const response = {
+    setHeader: (name: string, value: unknown) => headers.set.push([name, String(value)]),
+    removeHeader: (name: string) => headers.remove.push(name),
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
 
 /** The API answers JSON only: no page of it may load anything, be framed, or post a form. */
 const API_CSP = {
@@ -79,21 +116,38 @@ function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions 
  * as the routes are added.
  */
 export const security = fp(async (app: FastifyInstance, opts: { corsOrigins: string[] }) => {
-  app.addHook('onRoute', (route) => {
-    let helmetConfig: object | undefined;
-    if (route.url === '/docs' || route.url.startsWith('/docs/')) {
-      helmetConfig = { contentSecurityPolicy: DOCS_CSP };
-    } else if (corsPolicyFor(route.url, opts.corsOrigins).kind === 'public') {
-      // Other sites may read public answers (keys, errors included), also without CORS.
-      helmetConfig = { crossOriginResourcePolicy: { policy: 'cross-origin' } };
-    }
-    if (helmetConfig) {
-      route.config = { ...(route.config as object), helmet: helmetConfig } as typeof route.config;
-    }
-  });
-  await app.register(helmet, {
+  const appHelmet: HelmetOptions = {
     contentSecurityPolicy: API_CSP,
     crossOriginResourcePolicy: { policy: 'same-origin' },
+  };
+  const appHeaders = securityHeaders(appHelmet);
+  app.addHook('onRoute', (route) => {
+    let routeHelmet: HelmetOptions | false | undefined = route.helmet;
+    if (routeHelmet === undefined) {
+      if (route.url === '/docs' || route.url.startsWith('/docs/')) {
+        routeHelmet = { contentSecurityPolicy: DOCS_CSP };
+      } else if (corsPolicyFor(route.url, opts.corsOrigins).kind === 'public') {
+        // Other sites may read public answers (keys, errors included), also without CORS.
+        routeHelmet = { crossOriginResourcePolicy: { policy: 'cross-origin' } };
+      }
+    }
+    if (routeHelmet !== undefined) {
+      // A route's options replace the app's option by option, as @fastify/helmet merged them.
+      const merged: HelmetOptions | false =
+        routeHelmet === false ? false : Object.assign({}, appHelmet, routeHelmet);
+      const headers = securityHeaders(merged);
+      route.config = { ...route.config, securityHeaders: headers } as typeof route.config;
+    }
+  });
+  // Every response, the not-found and error answers included: set before any handler runs, on the
+  // raw response as helmet sets them, so nothing replying later can lose them.
+  app.addHook('onRequest', (request, reply, done) => {
+    // The route's headers, worked out when it was added (`onRoute` above), else the app's.
+    const config = request.routeOptions.config as { securityHeaders?: SecurityHeaders };
+    const { set, remove } = config.securityHeaders ?? appHeaders;
+    for (const name of remove) reply.raw.removeHeader(name);
+    for (const [name, value] of set) reply.raw.setHeader(name, value);
+    done();
   });
   await app.register(cors, {
     delegator: (request, callback) => callback(null, corsOptionsFor(request.url, opts.corsOrigins)),
