@@ -72,6 +72,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let held = 0;
   /** The last claim filled every free slot: more may be due once slots free. */
   let backlog = false;
+  /** Attempts waiting for their answer. */
+  let sending = 0;
   const ended: AttemptOutcome[] = [];
   let recording: Promise<void> | null = null;
   let claiming: Promise<void> | null = null;
@@ -104,6 +106,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       hotelId: delivery.event.hotelId,
       data: delivery.event.data,
     });
+    sending++;
     const result = await sendWebhook({
       url: delivery.url,
       eventId: delivery.event.id,
@@ -112,7 +115,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
       signal: abort.signal,
-    });
+    }).finally(() => sending--);
     if (abort.signal.aborted && result.status === null) {
       await repo.release(db, delivery.id, delivery.claim).finally(() => held--);
       return;
@@ -150,8 +153,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
    */
   function record(): void {
     if (recording || ended.length === 0) return;
-    if (stopped) {
-      // Shutting down: nothing more is coming to wait for.
+    if (stopped || sending === 0) {
+      // No other answer to wait for (or shutting down): record now.
       if (flush) clearTimeout(flush);
       flush = null;
       recordBatch();
@@ -180,7 +183,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         held -= batch.length;
         recording = null;
         record();
-        if (backlog) wake();
+        if (backlog) wake(true);
       });
   }
 
@@ -203,25 +206,31 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     } while (again && !stopped);
   }
 
-  /** Claims soon (after GATHER_MS), or once more after the claim under way. */
-  function wake(): void {
+  /**
+   * Claims soon (after GATHER_MS; at once when the last claim left more due), or once more after
+   * the claim under way.
+   */
+  function wake(now = false): void {
     if (stopped) return;
     if (claiming) {
       again = true;
       return;
     }
-    gather ??= setTimeout(() => {
-      gather = null;
-      claiming = claimDue()
-        .catch((err) => logger.warn({ err }, 'webhook worker: claim failed; retrying'))
-        .finally(() => {
-          claiming = null;
-        });
-    }, GATHER_MS);
+    gather ??= setTimeout(
+      () => {
+        gather = null;
+        claiming = claimDue()
+          .catch((err) => logger.warn({ err }, 'webhook worker: claim failed; retrying'))
+          .finally(() => {
+            claiming = null;
+          });
+      },
+      now ? 0 : GATHER_MS,
+    );
   }
 
-  const unsubscribe = onDeliveriesDue(db, wake);
-  const poll = setInterval(wake, options.pollIntervalMs);
+  const unsubscribe = onDeliveriesDue(db, () => wake());
+  const poll = setInterval(() => wake(), options.pollIntervalMs);
   poll.unref();
   wake();
 
