@@ -1,5 +1,4 @@
 import type { Executor } from '../infra/db/database.ts';
-import { type FeedPosition, feedRepository } from './feed.repository.ts';
 
 /** A delivery claimed for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {
@@ -25,6 +24,20 @@ interface ClaimedRow {
   event_created_at: Date;
 }
 
+/** One attempt of a claimed delivery and what came of it, to record. */
+export interface AttemptOutcome {
+  id: number;
+  claim: string;
+  attempt: number;
+  eventId: string;
+  attemptedAt: Date;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  /** Null when delivered; else the delay before the next attempt. */
+  retryAfterSeconds: number | null;
+}
+
 export interface AttemptRecord {
   attempt: number;
   eventId: string;
@@ -35,43 +48,6 @@ export interface AttemptRecord {
 }
 
 export const deliveryRepository = {
-  /**
-   * Turns published events after the fan-out cursor into one delivery per matching endpoint, and
-   * moves the cursor. One process at a time (the cursor row is taken with SKIP LOCKED: another
-   * process fanning out makes this a no-op). Answers how many events were read.
-   */
-  async fanOut(tx: Executor, batch: number): Promise<number> {
-    const { rows } = await tx.query<{ last_xid: string | null; last_position: number | null }>(
-      'SELECT last_xid::text AS last_xid, last_position FROM webhook_fanout FOR UPDATE SKIP LOCKED',
-    );
-    const cursor = rows[0];
-    if (!cursor) return 0;
-    const after: FeedPosition | null =
-      cursor.last_xid === null ? null : { xid: cursor.last_xid, position: Number(cursor.last_position) };
-    const events = await feedRepository.page(tx, { after, hotelIds: null, types: null, limit: batch });
-    const last = events.at(-1);
-    if (!last) return 0;
-    // An endpoint's patterns are exact types or `prefix.*`; it receives the events raised since its
-    // creation (not a backlog the fan-out had not reached yet when it was created).
-    await tx.query(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_position)
-       SELECT w.id, e.position
-         FROM events e
-         JOIN webhook_endpoints w
-           ON (w.hotel_ids IS NULL OR e.hotel_id = ANY (w.hotel_ids))
-          AND (e.type = ANY (w.events) OR split_part(e.type, '.', 1) || '.*' = ANY (w.events))
-          AND e.created_at >= w.created_at
-        WHERE e.position = ANY ($1::bigint[])
-       ON CONFLICT (endpoint_id, event_position) DO NOTHING`,
-      [events.map((e) => e.at.position)],
-    );
-    await tx.query('UPDATE webhook_fanout SET last_xid = $1::text::xid8, last_position = $2', [
-      last.at.xid,
-      last.at.position,
-    ]);
-    return events.length;
-  },
-
   /**
    * Claims up to `limit` due deliveries for one attempt each: SKIP LOCKED so concurrent workers
    * take different rows, and a lease (`locked_until`) so a worker that dies mid-attempt gives the
@@ -117,49 +93,57 @@ export const deliveryRepository = {
   },
 
   /**
-   * Records an attempt and its outcome, if the claim still holds (a lease that ran out, or an
-   * endpoint deleted meanwhile, makes this a no-op). `retryAfterSeconds` null = delivered; else the
-   * delivery is due again then, or `failed` when that is past `giveUpAfterSeconds` from its creation.
-   * Answers the new status, or null when the claim was lost.
+   * Records attempts and their outcomes, in one statement for the whole batch, each only if its
+   * claim still holds (a lease that ran out, or an endpoint deleted meanwhile, leaves it out).
+   * `retryAfterSeconds` null = delivered; else the delivery is due again then, or `failed` when that
+   * is past `giveUpAfterSeconds` from its creation. Answers the new status of each recorded one.
    */
-  async finish(
-    tx: Executor,
-    d: { id: number; claim: string; attempt: number; eventId: string },
-    result: { attemptedAt: Date; status: number | null; error: string | null; durationMs: number },
-    retryAfterSeconds: number | null,
+  async record(
+    db: Executor,
+    outcomes: readonly AttemptOutcome[],
     giveUpAfterSeconds: number,
-  ): Promise<'delivered' | 'pending' | 'failed' | null> {
-    const { rows } = await tx.query<{ status: 'delivered' | 'pending' | 'failed'; endpoint_id: number }>(
-      `UPDATE webhook_deliveries
-          SET locked_until = NULL, claim = NULL,
-              status = CASE WHEN $3::float8 IS NULL THEN 'delivered'
-                            WHEN now() + make_interval(secs => $3) > created_at + make_interval(secs => $4) THEN 'failed'
-                            ELSE 'pending' END,
-              next_attempt_at = CASE WHEN $3::float8 IS NULL THEN next_attempt_at
-                                     ELSE now() + make_interval(secs => $3) END,
-              finished_at = CASE WHEN $3::float8 IS NULL
-                                   OR now() + make_interval(secs => $3) > created_at + make_interval(secs => $4)
-                                 THEN now() END
-        WHERE id = $1 AND claim = $2
-        RETURNING status, endpoint_id`,
-      [d.id, d.claim, retryAfterSeconds, giveUpAfterSeconds],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    await tx.query(
-      `INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  ): Promise<Map<number, 'delivered' | 'pending' | 'failed'>> {
+    const { rows } = await db.query<{ id: number; status: 'delivered' | 'pending' | 'failed' }>(
+      `WITH r AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::timestamptz[],
+                              $6::int[], $7::text[], $8::int[], $9::float8[])
+           AS r(id, claim, attempt, event_id, attempted_at, http_status, error, duration_ms, retry_after)
+       ), done AS (
+         UPDATE webhook_deliveries d
+            SET locked_until = NULL, claim = NULL,
+                status = CASE WHEN r.retry_after IS NULL THEN 'delivered'
+                              WHEN now() + make_interval(secs => r.retry_after)
+                                   > d.created_at + make_interval(secs => $10::float8) THEN 'failed'
+                              ELSE 'pending' END,
+                next_attempt_at = CASE WHEN r.retry_after IS NULL THEN d.next_attempt_at
+                                       ELSE now() + make_interval(secs => r.retry_after) END,
+                finished_at = CASE WHEN r.retry_after IS NULL
+                                     OR now() + make_interval(secs => r.retry_after)
+                                        > d.created_at + make_interval(secs => $10::float8)
+                                   THEN now() END
+           FROM r WHERE d.id = r.id AND d.claim = r.claim
+         RETURNING d.id, d.status, d.endpoint_id
+       ), logged AS (
+         INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms)
+         SELECT done.endpoint_id, r.event_id, r.attempt, r.attempted_at, r.http_status, r.error, r.duration_ms
+           FROM done JOIN r ON r.id = done.id
+          ORDER BY r.attempted_at, r.id
+       )
+       SELECT id, status FROM done`,
       [
-        row.endpoint_id,
-        d.eventId,
-        d.attempt,
-        result.attemptedAt,
-        result.status,
-        result.error,
-        result.durationMs,
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.claim),
+        outcomes.map((o) => o.attempt),
+        outcomes.map((o) => o.eventId),
+        outcomes.map((o) => o.attemptedAt.toISOString()),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.durationMs),
+        outcomes.map((o) => o.retryAfterSeconds),
+        giveUpAfterSeconds,
       ],
     );
-    return row.status;
+    return new Map(rows.map((r) => [Number(r.id), r.status]));
   },
 
   /** Gives a claimed delivery back untried (shutdown): due at once, the attempt not counted. */

@@ -68,12 +68,59 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function post(
+/**
+ * Kept-alive connections, one agent per (origin, checked address): a pooled socket was opened to
+ * the address its agent is named by, so reusing it cannot reach anything but a checked address,
+ * and an endpoint whose name now resolves elsewhere gets another agent. Each endpoint's sockets are
+ * its own, so a slow one holds none of another's. The least recently used agents go past the cap.
+ */
+const agents = new Map<string, http.Agent>();
+const MAX_AGENTS = 200;
+/** Idle sockets close before a receiver's own keep-alive timeout commonly does (Node's is 5 s). */
+const IDLE_SOCKET_MS = 4_000;
+
+function agentFor(url: URL, address: string): http.Agent {
+  const key = `${url.protocol}//${url.host}@${address}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key);
+  } else {
+    const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
+    agent = new Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' });
+    for (const [oldest, old] of agents) {
+      if (agents.size < MAX_AGENTS) break;
+      old.destroy();
+      agents.delete(oldest);
+    }
+  }
+  agents.set(key, agent);
+  return agent;
+}
+
+async function post(
   url: URL,
   address: string,
   family: 4 | 6,
   options: SendOptions,
   signal: AbortSignal,
+): Promise<number> {
+  try {
+    return await postOnce(url, address, family, options, signal, true);
+  } catch (error) {
+    // A kept-alive socket the receiver closed just as we wrote to it: the request never reached
+    // it, so it is sent once more on a new connection (at least once allows a duplicate anyway).
+    if (!(error as { reusedSocket?: boolean }).reusedSocket || signal.aborted) throw error;
+    return postOnce(url, address, family, options, signal, false);
+  }
+}
+
+function postOnce(
+  url: URL,
+  address: string,
+  family: 4 | 6,
+  options: SendOptions,
+  signal: AbortSignal,
+  reuse: boolean,
 ): Promise<number> {
   // Answers the checked address whatever name is asked: the connection cannot go anywhere else.
   const pinned = ((_host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -88,7 +135,7 @@ function post(
       {
         method: 'POST',
         lookup: pinned,
-        agent: false,
+        agent: reuse ? agentFor(url, address) : false,
         signal,
         headers: {
           'content-type': 'application/json',
@@ -104,11 +151,17 @@ function post(
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) response.destroy();
         });
+        // 'end' once the body is read (the socket goes back to its agent); 'close' if cut short.
+        response.on('end', () => resolve(response.statusCode ?? 0));
         response.on('close', () => resolve(response.statusCode ?? 0));
         response.on('error', () => resolve(response.statusCode ?? 0));
       },
     );
-    request.on('error', reject);
+    request.on('error', (error) => {
+      const code = (error as { code?: unknown }).code;
+      const stale = request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
+      reject(stale ? Object.assign(error, { reusedSocket: true }) : error);
+    });
     request.end(options.body);
   });
 }

@@ -2,10 +2,15 @@ import type { Logger } from 'pino';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
-import { type ClaimedDelivery, deliveryRepository as repo } from './delivery.repository.ts';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  deliveryRepository as repo,
+} from './delivery.repository.ts';
 import { secretContext } from './webhook-endpoints.service.ts';
 import { webhookMetrics } from './webhook-metrics.ts';
 import { sendWebhook } from './webhook-sender.ts';
+import { onDeliveriesDue } from './webhook-wake.ts';
 
 /**
  * The retry schedule of API.md 8.2 in units of `WEBHOOK_RETRY_BASE_SECONDS` (60 by default, so these
@@ -37,33 +42,63 @@ export interface WebhookWorker {
   stop(graceMs?: number): Promise<void>;
 }
 
-const FANOUT_BATCH = 500;
+/**
+ * How long a wake-up waits before claiming, so that the deliveries of bookings committing together
+ * are claimed (and their outcomes recorded) in one statement rather than one each.
+ */
+const GATHER_MS = 10;
 
 /**
- * Delivers webhooks: fans the event feed out into deliveries, claims due ones (SKIP LOCKED plus a
- * lease, see delivery.repository.ts) and POSTs them, each attempt outside any transaction. Every
- * process of a deployment runs one; together they make each attempt exactly once.
+ * Delivers webhooks: claims due deliveries in batches (SKIP LOCKED plus a lease, see
+ * delivery.repository.ts), POSTs each outside any transaction, and records the outcomes of the
+ * attempts that have ended, a batch per statement. Every process of a deployment runs one; together
+ * they make each attempt exactly once. Woken after a commit that made deliveries (in this process
+ * directly, in the others by notification, see webhook-wake.ts); the poll every `pollIntervalMs`
+ * finds retries coming due and whatever a lost notification left.
  *
  * Not pg-boss nor graphile-worker: both want a `pg` connection (pool or connection string) and
- * install their own schema with their own migrations outside ours; graphile-worker needs Node 22
- * and LISTEN/NOTIFY, pg-boss's bring-your-own `executeSql` is untested on PGlite. What we need is
- * one table and one claim query on both engines, fed from our event feed.
+ * install their own schema with their own migrations outside ours; graphile-worker needs Node 22,
+ * pg-boss's bring-your-own `executeSql` is untested on PGlite. What we need is one table and one
+ * claim query on both engines, filled by the statement that records the event.
  */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
   // Longer than the longest attempt (the timeout bounds resolution and the request), so a live
   // worker's claim never runs out under it; a dead worker's row is claimed again after this.
   const leaseSeconds = (2 * options.timeoutMs + 5_000) / 1000;
-  const inFlight = new Map<number, { delivery: ClaimedDelivery; done: Promise<void> }>();
+  const giveUpAfter = GIVE_UP_AFTER * options.retryBaseSeconds;
+  const attempts = new Set<Promise<void>>();
+  /** Claimed and not yet recorded (or released): the slots of `concurrency` in use. */
+  let held = 0;
+  /** The last claim filled every free slot: more may be due once slots free. */
+  let backlog = false;
+  /** Attempts waiting for their answer. */
+  let sending = 0;
+  const ended: AttemptOutcome[] = [];
+  let recording: Promise<void> | null = null;
+  let claiming: Promise<void> | null = null;
+  let again = false;
+  let gather: NodeJS.Timeout | null = null;
+  let flush: NodeJS.Timeout | null = null;
   const abort = new AbortController();
+  const secrets = new Map<string, string>();
   let stopped = false;
-  let ticking: Promise<void> | null = null;
+
+  function secretOf(delivery: ClaimedDelivery): string {
+    // An endpoint's secret never changes: decrypted once per endpoint, not once per attempt.
+    let secret = secrets.get(delivery.endpointId);
+    if (secret === undefined) {
+      if (secrets.size >= 1000) secrets.clear();
+      secret = options.encryptor
+        .decrypt(Buffer.from(delivery.secretEncrypted), secretContext(delivery.endpointId))
+        .toString();
+      secrets.set(delivery.endpointId, secret);
+    }
+    return secret;
+  }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = new Date();
-    const secret = options.encryptor
-      .decrypt(Buffer.from(delivery.secretEncrypted), secretContext(delivery.endpointId))
-      .toString();
     const body = JSON.stringify({
       id: delivery.event.id,
       type: delivery.event.type,
@@ -71,32 +106,31 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       hotelId: delivery.event.hotelId,
       data: delivery.event.data,
     });
+    sending++;
     const result = await sendWebhook({
       url: delivery.url,
       eventId: delivery.event.id,
       body,
-      secret,
+      secret: secretOf(delivery),
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
       signal: abort.signal,
-    });
+    }).finally(() => sending--);
     if (abort.signal.aborted && result.status === null) {
-      await repo.release(db, delivery.id, delivery.claim);
+      await repo.release(db, delivery.id, delivery.claim).finally(() => held--);
       return;
     }
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const retryAfter = ok ? null : retryDelayUnits(delivery.attempt) * options.retryBaseSeconds;
-    const outcome = await db.transaction((tx) =>
-      repo.finish(
-        tx,
-        { id: delivery.id, claim: delivery.claim, attempt: delivery.attempt, eventId: delivery.event.id },
-        { attemptedAt, ...result },
-        retryAfter,
-        GIVE_UP_AFTER * options.retryBaseSeconds,
-      ),
-    );
-    if (outcome === null) return;
-    webhookMetrics.count(outcome === 'pending' ? 'retry' : outcome);
+    ended.push({
+      id: delivery.id,
+      claim: delivery.claim,
+      attempt: delivery.attempt,
+      eventId: delivery.event.id,
+      attemptedAt,
+      ...result,
+      retryAfterSeconds: ok ? null : retryDelayUnits(delivery.attempt) * options.retryBaseSeconds,
+    });
+    record();
     if (!ok) {
       // Never the payload: it may name guests.
       logger.warn(
@@ -107,65 +141,119 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
           status: result.status,
           error: result.error,
           durationMs: result.durationMs,
-          willRetry: outcome === 'pending',
         },
         'webhook attempt failed',
       );
     }
   }
 
-  async function tick(): Promise<void> {
-    while ((await db.transaction((tx) => repo.fanOut(tx, FANOUT_BATCH))) === FANOUT_BATCH && !stopped) {}
-    const free = options.concurrency - inFlight.size;
-    if (free <= 0 || stopped) return;
-    const claimed = await repo.claim(db, free, randomToken('clm_', 10), leaseSeconds);
-    for (const delivery of claimed) {
-      const done = attempt(delivery)
-        .catch((err) => logger.warn({ err, endpoint: delivery.endpointId }, 'webhook attempt not recorded'))
-        .finally(() => {
-          inFlight.delete(delivery.id);
-          // A free slot with more due: look again at once rather than after the interval.
-          if (!stopped) schedule(0);
-        });
-      inFlight.set(delivery.id, { delivery, done });
+  /**
+   * Records the attempts that have ended, a batch at a time: those ending within GATHER_MS of the
+   * first, or while the previous batch is being recorded, go together.
+   */
+  function record(): void {
+    if (recording || ended.length === 0) return;
+    if (stopped || sending === 0) {
+      // No other answer to wait for (or shutting down): record now.
+      if (flush) clearTimeout(flush);
+      flush = null;
+      recordBatch();
+      return;
     }
+    flush ??= setTimeout(() => {
+      flush = null;
+      recordBatch();
+    }, GATHER_MS);
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  function schedule(delayMs: number) {
-    if (stopped || ticking) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  }
-  function run() {
-    timer = null;
-    if (ticking || stopped) return;
-    ticking = tick()
-      .catch((err) => logger.warn({ err }, 'webhook worker: poll failed; retrying'))
+  function recordBatch(): void {
+    const batch = ended.splice(0);
+    recording = db
+      .transaction(async (tx) => {
+        // A recorded outcome lost in a server crash only means the attempt is made again once its
+        // lease ends (at least once): the worker need not wait for the WAL flush.
+        await tx.query('SET LOCAL synchronous_commit = off');
+        return repo.record(tx, batch, giveUpAfter);
+      })
+      .then((statuses) => {
+        for (const status of statuses.values()) webhookMetrics.count(status === 'pending' ? 'retry' : status);
+      })
+      .catch((err) => logger.warn({ err, attempts: batch.length }, 'webhook attempts not recorded'))
       .finally(() => {
-        ticking = null;
-        schedule(options.pollIntervalMs);
+        held -= batch.length;
+        recording = null;
+        record();
+        if (backlog) wake(true);
       });
   }
-  schedule(0);
+
+  async function claimDue(): Promise<void> {
+    do {
+      again = false;
+      const free = options.concurrency - held;
+      if (free <= 0 || stopped) return;
+      const claimed = await repo.claim(db, free, randomToken('clm_', 10), leaseSeconds);
+      backlog = claimed.length === free;
+      held += claimed.length;
+      for (const delivery of claimed) {
+        const done: Promise<void> = attempt(delivery)
+          .catch((err) =>
+            logger.warn({ err, endpoint: delivery.endpointId }, 'webhook attempt could not run'),
+          )
+          .finally(() => attempts.delete(done));
+        attempts.add(done);
+      }
+    } while (again && !stopped);
+  }
+
+  /**
+   * Claims soon (after GATHER_MS; at once when the last claim left more due), or once more after
+   * the claim under way.
+   */
+  function wake(now = false): void {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    gather ??= setTimeout(
+      () => {
+        gather = null;
+        claiming = claimDue()
+          .catch((err) => logger.warn({ err }, 'webhook worker: claim failed; retrying'))
+          .finally(() => {
+            claiming = null;
+          });
+      },
+      now ? 0 : GATHER_MS,
+    );
+  }
+
+  const unsubscribe = onDeliveriesDue(db, () => wake());
+  const poll = setInterval(() => wake(), options.pollIntervalMs);
+  poll.unref();
+  wake();
 
   return {
     async stop(graceMs = options.timeoutMs) {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await ticking;
-      const all = Promise.all([...inFlight.values()].map((f) => f.done));
+      unsubscribe();
+      clearInterval(poll);
+      if (gather) clearTimeout(gather);
+      await claiming;
+      const all = () => Promise.all([...attempts]);
       let graceTimer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<void>((resolve) => {
         graceTimer = setTimeout(resolve, graceMs);
       });
-      await Promise.race([all, graceOver]);
+      await Promise.race([all(), graceOver]);
       clearTimeout(graceTimer);
-      if (inFlight.size > 0) {
+      if (attempts.size > 0) {
         abort.abort();
-        await all;
+        await all();
       }
+      record();
+      while (recording) await recording;
     },
   };
 }

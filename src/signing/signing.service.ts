@@ -16,7 +16,7 @@ import {
 } from 'jose';
 import type { Clock } from '../infra/clock.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
-import type { Database, Executor, Transaction } from '../infra/db/database.ts';
+import { type Database, type Executor, isTransaction } from '../infra/db/database.ts';
 import { SignatureCache } from './signature-cache.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
@@ -261,8 +261,4 @@ export class SigningKeyStore {
   stop(): void {
     clearInterval(this.timer);
   }
-}
-
-function isTransaction(ex: Executor): ex is Transaction {
-  return typeof (ex as Partial<Transaction>).onEnd === 'function';
 }

@@ -71,6 +71,11 @@ export interface ChannelHandlers {
   disconnected(): void;
 }
 
+/** Whether an executor is a transaction's (one whose end can be awaited with `onEnd`). */
+export function isTransaction(ex: Executor): ex is Transaction {
+  return typeof (ex as Partial<Transaction>).onEnd === 'function';
+}
+
 export interface Database extends Executor {
   readonly kind: 'embedded' | 'postgres';
   /** The same object for every handle (wrapper) of one database: what per-database state is keyed on. */

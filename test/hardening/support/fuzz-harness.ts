@@ -36,7 +36,6 @@ const CHANGES_ON_REJECTION = new Set([
   'idempotency_keys', // completed responses below 500 are stored and replayed
   'checkin_proof_failures', // failed check-in proofs are counted against guessing
   'schema_migrations',
-  'webhook_fanout', // the delivery worker advances it in the background as earlier events appear
 ]);
 
 /**
