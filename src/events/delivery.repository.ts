@@ -24,20 +24,6 @@ interface ClaimedRow {
   event_created_at: Date;
 }
 
-/** One attempt of a claimed delivery and what came of it, to record. */
-export interface AttemptOutcome {
-  id: number;
-  claim: string;
-  attempt: number;
-  eventId: string;
-  attemptedAt: Date;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-  /** Null when delivered; else the delay before the next attempt. */
-  retryAfterSeconds: number | null;
-}
-
 export interface AttemptRecord {
   attempt: number;
   eventId: string;
@@ -45,6 +31,14 @@ export interface AttemptRecord {
   status: number | null;
   error: string | null;
   durationMs: number;
+}
+
+/** One attempt of a claimed delivery and what came of it, to record. */
+export interface AttemptOutcome extends AttemptRecord {
+  id: number;
+  claim: string;
+  /** Null when delivered; else the delay before the next attempt. */
+  retryAfterSeconds: number | null;
 }
 
 export const deliveryRepository = {
