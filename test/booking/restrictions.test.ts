@@ -25,10 +25,10 @@ const hotels = {
 
 let t: TestApp;
 /** Hotel-local today when the app started; every dated restriction is relative to it. */
-let T: (days: number) => string;
+// Set as the file loads: the cases below are built then, before any hook runs.
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date());
+const T = (days: number) => addDays(today, days);
 before(async () => {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(new Date());
-  T = (days) => addDays(today, days);
   hotels.suite.restrictions = [
     { from: T(30), to: T(31), stopSell: true, roomTypes: ['suite'] },
     { from: T(40), to: T(40), closedToArrival: true, roomTypes: ['suite'] },

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -13,6 +12,7 @@ import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { NODE_TS } from '../helpers/node-command.ts';
 import { makeHotel, type TestApp, TestClock } from '../helpers/test-app.ts';
+import { seededDataDir } from '../helpers/test-database.ts';
 import { bookStay, completeCheckin, openedSession } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ async function cli(script: string, env: Record<string, string>) {
 
 describe('command-line tools', () => {
   it('rotate-keys adds a new current key and keeps the old one', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-rotate-'));
+    const dataDir = await seededDataDir('innkeep-rotate-');
     const env = { DATA_DIR: dataDir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     try {
       const first = await cli('src/cli/rotate-keys.ts', env);
@@ -56,7 +56,7 @@ describe('command-line tools', () => {
   });
 
   it('purge-identity deletes identity data of stays past the retention period', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-purge-'));
+    const dataDir = await seededDataDir('innkeep-purge-');
     const env = {
       DATA_DIR: dataDir,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { NODE_TS } from '../helpers/node-command.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
+import { seededDataDir } from '../helpers/test-database.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARGET_CREATED = 40;
@@ -109,7 +109,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
   });
 
   it('keeps every reservation answered 201, and inventory equal to the confirmed rooms', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'innkeep-crash-'));
+    dir = await seededDataDir('innkeep-crash-', 'data');
     const { hotel, env } = await crashSetup(dir);
 
     const first = await startService(env);
@@ -201,7 +201,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
   });
 
   it('answers every retried Idempotency-Key after a kill with its reservation, never quote_already_used', async () => {
-    const keyed = await mkdtemp(join(tmpdir(), 'innkeep-crash-keys-'));
+    const keyed = await seededDataDir('innkeep-crash-keys-', 'data');
     try {
       const { hotel, env } = await crashSetup(keyed);
       const first = await startService(env);

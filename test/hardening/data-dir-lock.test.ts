@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATA_DIR_LOCKED_EXIT_CODE, LOCK_FILE } from '../../src/infra/db/data-dir-lock.ts';
 import { NODE_TS } from '../helpers/node-command.ts';
+import { seededDataDir } from '../helpers/test-database.ts';
 import { http, ROOT, run, type ServiceProcess, startService } from '../postgres/support.ts';
 
 /** The year of the next 10 March at least a week away, which no demo season or restriction covers. */
@@ -56,7 +56,7 @@ describe('DATA_DIR lock (embedded engine)', () => {
   let first: ServiceProcess | undefined;
 
   before(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-lock-'));
+    dataDir = await seededDataDir('innkeep-lock-');
     first = await startService(embedded(dataDir));
   });
   after(async () => {
@@ -117,7 +117,7 @@ describe('DATA_DIR lock: a stale lock (its process is gone)', () => {
   });
 
   it('is taken over by the next start', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-lock-stale-'));
+    const dataDir = await seededDataDir('innkeep-lock-stale-');
     dirs.push(dataDir);
     const pid = await deadPid();
     await writeFile(lockOf(dataDir), JSON.stringify({ pid, startedAt: new Date().toISOString() }));
@@ -128,10 +128,9 @@ describe('DATA_DIR lock: a stale lock (its process is gone)', () => {
   });
 
   it('is taken over by exactly one of several processes starting at once', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-lock-race-'));
+    // The database is made already, so the racers below differ only in the lock.
+    const dataDir = await seededDataDir('innkeep-lock-race-');
     dirs.push(dataDir);
-    // A first run creates the database, so the racers below differ only in the lock.
-    assert.equal((await run([...NODE_TS, 'src/cli/migrate.ts'], embedded(dataDir))).code, 0);
     await writeFile(lockOf(dataDir), JSON.stringify({ pid: await deadPid(), startedAt: '2020-01-01' }));
     const outcomes = await Promise.allSettled(
       Array.from({ length: 3 }, () => startService(embedded(dataDir))),

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { NODE_TS } from '../helpers/node-command.ts';
+import { seededDataDir } from '../helpers/test-database.ts';
 import { ROOT } from '../postgres/support.ts';
 
 const run = promisify(execFile);
@@ -23,7 +22,7 @@ async function operatorKey(args: string[], env: Record<string, string>) {
 
 describe('npm run operator-key', () => {
   it('creates (printing the key once), lists without secrets, and revokes', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-opkey-'));
+    const dataDir = await seededDataDir('innkeep-opkey-');
     const env = { DATA_DIR: dataDir, DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     try {
       const created = await operatorKey(

@@ -12,12 +12,18 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { NODE_TS } from '../helpers/node-command.ts';
-import { runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
+import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
-/** This test file's own database (a copy of the run's migrated template), or none. */
-export const DATABASE_URL = await testDatabaseUrl();
+/**
+ * This test file's own database (a copy of the run's migrated template), or none. Set as the file
+ * starts, before its own hooks (a live binding: read it in hooks and tests, not as the file loads).
+ */
+export let DATABASE_URL: string | undefined;
+onTestFile(async () => {
+  DATABASE_URL = await testDatabaseUrl();
+});
 /** `skip` value for tests that need a PostgreSQL server: a reason when there is none. */
-export const needsPostgres: string | false = DATABASE_URL
+export const needsPostgres: string | false = process.env.DATABASE_URL
   ? false
   : 'needs PostgreSQL: set DATABASE_URL (npm run test:pg creates a fresh database and sets it)';
 
