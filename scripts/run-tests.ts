@@ -4,12 +4,13 @@
  *   npm test                        the whole suite
  *   npm test -- test/booking src/   only the files under these paths (or these files)
  *   npm test -- --write-weights     also record each file's time in test/weights.json
+ *   npm run test:pg -- -- --write-weights                the same for the PostgreSQL run
  *
  * Why: a test process spends about five CPU seconds before its first test (loading the service's
  * modules through tsx, compiling PGlite's WebAssembly and opening it, compiling the OpenAPI
  * checker), and the suite has about eighty files: one process per file spent most of `npm test`
  * on start-up. Files are packed into SHARDS processes by their recorded times
- * (seconds in test/weights.json; the longest first, each into the lightest shard) and the test runner runs
+ * (seconds in test/weights.json, per engine; the longest first, each into the lightest shard) and the test runner runs
  * `--test-concurrency` of them at once.
  *
  * Each file still runs as if alone: it is imported inside a suite named after it, so its
@@ -56,7 +57,12 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-const weights: Record<string, number> = JSON.parse(await readFile(WEIGHTS, 'utf8').catch(() => '{}'));
+// Times differ by engine (the multi-process PostgreSQL tests skip on the embedded one).
+const engine = process.env.DATABASE_URL ? 'postgres' : 'embedded';
+const recorded: Record<string, Record<string, number>> = JSON.parse(
+  await readFile(WEIGHTS, 'utf8').catch(() => '{}'),
+);
+const weights = recorded[engine] ?? {};
 const known = Object.values(weights).sort((a, b) => a - b);
 const typical = known[Math.floor(known.length / 2)] ?? 1;
 const weightOf = (file: string) => weights[file] ?? typical;
@@ -130,6 +136,6 @@ if (writeWeights) {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([f, seconds]) => [f, Math.round(seconds * 10) / 10]),
   );
-  await writeFile(WEIGHTS, `${JSON.stringify(rounded, null, 2)}\n`);
+  await writeFile(WEIGHTS, `${JSON.stringify({ ...recorded, [engine]: rounded }, null, 2)}\n`);
 }
 process.exitCode = failed ? 1 : 0;
