@@ -116,18 +116,28 @@ after(() => {
 const durations: Record<string, number> = {};
 let failed = false;
 const stream = run({ files: shardFiles, concurrency: CONCURRENCY });
-stream.on('test:fail', () => {
+const reported = new Set<string>();
+stream.on('test:fail', (event) => {
   failed = true;
+  if (event.nesting === 0) reported.add(event.name);
 });
 stream.on('test:pass', (event) => {
   // A file's suite is a top-level test of its shard.
-  if (event.nesting === 0 && files.includes(event.name))
-    durations[event.name] = event.details.duration_ms / 1000;
+  if (event.nesting !== 0) return;
+  reported.add(event.name);
+  if (files.includes(event.name)) durations[event.name] = event.details.duration_ms / 1000;
 });
 const reporter = process.stdout.isTTY ? stream.compose(new spec()) : stream.compose(tap);
 reporter.pipe(process.stdout);
 await new Promise((resolve) => reporter.on('end', resolve));
 await rm(SHARD_DIR, { recursive: true, force: true });
+
+// A shard that ended early must not pass for the files it never ran.
+const unreported = files.filter((f) => !reported.has(f));
+if (unreported.length > 0) {
+  console.error(`no result for ${unreported.length} test file(s): ${unreported.join(', ')}`);
+  failed = true;
+}
 
 if (writeWeights) {
   const rounded = Object.fromEntries(
