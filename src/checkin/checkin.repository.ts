@@ -27,12 +27,21 @@ export interface StoredSession {
   steps: StepRow[];
 }
 
-const SESSION_COLUMNS = 'id, token_secret, reservation_id, status, created_at, updated_at, completed_at';
-/** The session's columns and its steps in order, as one JSON array (one statement reads both). */
-const SESSION_WITH_STEPS = `s.id, s.token_secret, s.reservation_id, s.status, s.created_at, s.updated_at, s.completed_at,
-  (SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
+const SESSION_FIELDS: (keyof SessionRow)[] = [
+  'id',
+  'token_secret',
+  'reservation_id',
+  'status',
+  'created_at',
+  'updated_at',
+  'completed_at',
+];
+const SESSION_COLUMNS = SESSION_FIELDS.join(', ');
+/** The session's steps in order, as one JSON array (one statement reads the session and its steps). */
+const STEPS = `(SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
                    ORDER BY st.position)
-   FROM checkin_steps st WHERE st.session_id = s.id) AS steps`;
+   FROM checkin_steps st WHERE st.session_id = s.id)`;
+const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${STEPS} AS steps`;
 
 type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
 
@@ -42,39 +51,26 @@ export interface ReachedSession extends StoredSession {
 }
 
 /**
- * The session's columns renamed `s_…` beside the reservation's (`r.`): both tables have `id`,
- * `status`, `created_at` and `updated_at`. A read-only join: the reservation is read with its
- * own repository's columns and mapper, and nothing outside check-in's tables is written here.
+ * The session's columns (and steps) renamed `s_…` beside the reservation's (`r.`): both tables
+ * have `id`, `status`, `created_at` and `updated_at`. A read-only join: the reservation is read
+ * with its own repository's columns and mapper, and nothing outside check-in's tables is written.
  */
-const SESSION_AND_RESERVATION = `s.id AS s_id, s.token_secret AS s_token_secret, s.reservation_id AS s_reservation_id,
-  s.status AS s_status, s.created_at AS s_created_at, s.updated_at AS s_updated_at, s.completed_at AS s_completed_at,
-  (SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
-                   ORDER BY st.position)
-   FROM checkin_steps st WHERE st.session_id = s.id) AS s_steps,
+const SESSION_AND_RESERVATION = `${SESSION_FIELDS.map((c) => `s.${c} AS s_${c}`).join(', ')}, ${STEPS} AS s_steps,
   ${RESERVATION_COLUMNS.split(',')
     .map((c) => `r.${c.trim()}`)
     .join(', ')}`;
 
 function reached(row: Record<string, unknown> | undefined): ReachedSession | null {
   if (!row) return null;
-  return {
-    session: {
-      id: row.s_id as number,
-      token_secret: row.s_token_secret as Uint8Array,
-      reservation_id: row.s_reservation_id as number,
-      status: row.s_status as SessionRow['status'],
-      created_at: row.s_created_at as Date,
-      updated_at: row.s_updated_at as Date,
-      completed_at: row.s_completed_at as Date | null,
-    },
-    steps: (row.s_steps as StepRow[] | null) ?? [],
-    reservation: toReservationRow(row),
-  };
+  const session = Object.fromEntries(['steps', ...SESSION_FIELDS].map((c) => [c, row[`s_${c}`]]));
+  return { ...split(session as unknown as SessionWithStepsRow), reservation: toReservationRow(row) };
 }
 
 function stored(row: SessionWithStepsRow | undefined): StoredSession | null {
-  if (!row) return null;
-  const { steps, ...session } = row;
+  return row ? split(row) : null;
+}
+
+function split({ steps, ...session }: SessionWithStepsRow): StoredSession {
   return { session, steps: steps ?? [] };
 }
 
