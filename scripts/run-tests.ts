@@ -24,6 +24,7 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildTestService, TEST_BUILD_ENV } from './test-service-build.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEIGHTS = path.join(ROOT, 'test', 'weights.json');
@@ -81,6 +82,10 @@ for (const file of [...files].sort((a, b) => weightOf(b) - weightOf(a))) {
 shards.sort((a, b) => b.weight - a.weight);
 
 await mkdir(SHARD_DIR, { recursive: true });
+// The processes tests start run the service and CLIs compiled once here (see test-service-build.ts).
+const BUILD_DIR = path.join(SHARD_DIR, 'service');
+await buildTestService(ROOT, BUILD_DIR);
+process.env[TEST_BUILD_ENV] = BUILD_DIR;
 const database = pathToFileURL(path.join(ROOT, 'test', 'helpers', 'test-database.ts')).href;
 const shardFiles = await Promise.all(
   shards.map(async (shard, i) => {

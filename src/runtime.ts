@@ -20,13 +20,14 @@ import { openEmbeddedDatabase } from './infra/db/pglite.ts';
 import { openPostgresDatabase } from './infra/db/postgres.ts';
 import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
+import { projectFile } from './infra/project-files.ts';
 import { bootstrapOperatorKey } from './operator/bootstrap.ts';
 import { operatorKeyHasher } from './operator/key-secret.ts';
 import { keysRepository } from './operator/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
-export const DEMO_CATALOG = new URL('../catalog/demo.json', import.meta.url).pathname;
+export const DEMO_CATALOG = projectFile('catalog/demo.json');
 
 /**
  * Opens the configured engine. The embedded one is locked to this process first (see

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogStore } from '../catalog/catalog.service.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { projectFile } from '../infra/project-files.ts';
 import { PAGE_LANGUAGES, type PageLanguage, pickLanguage } from './language.ts';
 import { escapeHtml, renderShell, type Texts } from './shell.ts';
 import {
@@ -17,7 +17,7 @@ import {
 } from './static-assets.ts';
 
 /** The page code: plain ES modules, CSS and the text catalogues, served as they are (no build). */
-export const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+export const WEB_ROOT = projectFile('web/');
 
 /**
  * The pages may load only what this origin serves: no inline script or style, no third party.

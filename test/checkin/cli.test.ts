@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime } from '../../src/runtime.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { makeHotel, type TestApp, TestClock } from '../helpers/test-app.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 import { bookStay, completeCheckin, openedSession } from './helpers.ts';
@@ -21,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Runs a CLI against an embedded database in `dataDir` (never the suite's PostgreSQL). */
 async function cli(script: string, env: Record<string, string>) {
   const { DATABASE_URL: _, ...inherited } = process.env;
-  return run(process.execPath, [...NODE_TS, script], {
+  return run(process.execPath, nodeScript(script), {
     cwd: ROOT,
     env: { ...inherited, ...env },
     timeout: 60_000,

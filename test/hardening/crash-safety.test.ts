@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 
@@ -24,7 +24,7 @@ interface Booked {
 
 /** Starts the real service (`node --import tsx src/server.ts`) and resolves with its port. */
 function startService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...NODE_TS, 'src/server.ts'], {
+  const child = spawn(process.execPath, nodeScript('src/server.ts'), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATA_DIR_LOCKED_EXIT_CODE, LOCK_FILE } from '../../src/infra/db/data-dir-lock.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 import { http, ROOT, run, type ServiceProcess, startService } from '../postgres/support.ts';
 
@@ -30,7 +30,7 @@ async function deadPid(): Promise<number> {
  * serving instead (the defect) is stopped and reported as `listening`, so the test fails, not hangs.
  */
 async function refusal(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [...NODE_TS, script], {
+  const child = spawn(process.execPath, nodeScript(script), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,7 +102,7 @@ describe('DATA_DIR lock (embedded engine)', () => {
     assert.equal(exit?.code, 0);
     first = undefined;
     assert.equal(existsSync(lockOf(dataDir)), false);
-    const migrate = await run([...NODE_TS, 'src/cli/migrate.ts'], embedded(dataDir));
+    const migrate = await run(nodeScript('src/cli/migrate.ts'), embedded(dataDir));
     assert.equal(migrate.code, 0, migrate.stderr);
     assert.equal(existsSync(lockOf(dataDir)), false, 'the CLI releases it too');
   });

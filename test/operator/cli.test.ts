@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 import { ROOT } from '../postgres/support.ts';
 
@@ -13,7 +13,7 @@ const run = promisify(execFile);
 /** The operator-key CLI against an embedded database in `dataDir` (never the suite's PostgreSQL). */
 async function operatorKey(args: string[], env: Record<string, string>) {
   const { DATABASE_URL: _, ...inherited } = process.env;
-  return run(process.execPath, [...NODE_TS, 'src/cli/operator-key.ts', ...args], {
+  return run(process.execPath, [...nodeScript('src/cli/operator-key.ts'), ...args], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     timeout: 60_000,

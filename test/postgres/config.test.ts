@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { deadPort, newEncryptionKey, run } from './support.ts';
 
 const URL_NOWHERE = 'postgres://postgres@127.0.0.1:1/innkeep';
@@ -48,7 +48,7 @@ describe('DATA_ENCRYPTION_KEY with DATABASE_URL', () => {
   });
 
   test('the server exits non-zero with the explanation when the key is missing', async () => {
-    const result = await run([...NODE_TS, 'src/server.ts'], { DATABASE_URL: URL_NOWHERE, PORT: '0' });
+    const result = await run(nodeScript('src/server.ts'), { DATABASE_URL: URL_NOWHERE, PORT: '0' });
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /DATA_ENCRYPTION_KEY is required with DATABASE_URL/);
     assert.match(result.stderr, HOW_TO_MAKE_ONE);
@@ -56,7 +56,7 @@ describe('DATA_ENCRYPTION_KEY with DATABASE_URL', () => {
 
   test('npm run migrate needs no key: it gets past configuration and fails only on the connection', async () => {
     const url = `postgres://postgres@127.0.0.1:${await deadPort()}/innkeep`;
-    const result = await run([...NODE_TS, 'src/cli/migrate.ts'], { DATABASE_URL: url });
+    const result = await run(nodeScript('src/cli/migrate.ts'), { DATABASE_URL: url });
     assert.equal(result.code, 1);
     assert.doesNotMatch(result.stderr, /DATA_ENCRYPTION_KEY/);
     assert.match(result.stderr, /migration failed: .*ECONNREFUSED/);
@@ -99,7 +99,7 @@ describe('PUBLIC_BASE_URL with DATABASE_URL', () => {
   });
 
   test('the server exits 78 with the explanation when it is missing', async () => {
-    const result = await run([...NODE_TS, 'src/server.ts'], {
+    const result = await run(nodeScript('src/server.ts'), {
       DATABASE_URL: URL_NOWHERE,
       DATA_ENCRYPTION_KEY: key,
       PORT: '0',
@@ -111,7 +111,7 @@ describe('PUBLIC_BASE_URL with DATABASE_URL', () => {
   test('the CLIs, which neither sign nor link, do not need it', async () => {
     const url = `postgres://postgres@127.0.0.1:${await deadPort()}/innkeep`;
     for (const cli of ['migrate', 'purge-identity', 'rotate-keys']) {
-      const result = await run([...NODE_TS, `src/cli/${cli}.ts`], {
+      const result = await run(nodeScript(`src/cli/${cli}.ts`), {
         DATABASE_URL: url,
         DATA_ENCRYPTION_KEY: key,
       });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { migrate, migrationFiles } from '../../src/infra/db/migrate.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { needsPostgres, run, scratchDatabase, sqlClient } from './support.ts';
 
 /** The migrations a `npm run migrate` run reports as applied by itself. */
@@ -23,10 +23,10 @@ describe('npm run migrate', () => {
   test('embedded: migrates DATA_DIR and exits 0; a second run has nothing to do', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'innkeep-migrate-'));
     try {
-      const first = await run([...NODE_TS, 'src/cli/migrate.ts'], { DATA_DIR: dataDir });
+      const first = await run(nodeScript('src/cli/migrate.ts'), { DATA_DIR: dataDir });
       assert.equal(first.code, 0, first.stderr);
       assert.deepEqual(appliedBy(first.stdout), await migrationFiles());
-      const second = await run([...NODE_TS, 'src/cli/migrate.ts'], { DATA_DIR: dataDir });
+      const second = await run(nodeScript('src/cli/migrate.ts'), { DATA_DIR: dataDir });
       assert.equal(second.code, 0, second.stderr);
       assert.match(second.stdout, /is up to date/);
     } finally {
@@ -44,7 +44,7 @@ describe('npm run migrate', () => {
       const [cliRuns, runtimeRuns] = await Promise.all([
         Promise.all(
           Array.from({ length: 2 }, () =>
-            run([...NODE_TS, 'src/cli/migrate.ts'], { DATABASE_URL: scratch.url }),
+            run(nodeScript('src/cli/migrate.ts'), { DATABASE_URL: scratch.url }),
           ),
         ),
         Promise.all(pools.map((db) => migrate(db))),
@@ -74,7 +74,7 @@ describe('npm run migrate', () => {
         await client.end();
       }
 
-      const again = await run([...NODE_TS, 'src/cli/migrate.ts'], { DATABASE_URL: scratch.url });
+      const again = await run(nodeScript('src/cli/migrate.ts'), { DATABASE_URL: scratch.url });
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, /is up to date/);
     } finally {

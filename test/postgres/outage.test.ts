@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
@@ -215,7 +215,7 @@ describe('PostgreSQL silent (network partition)', () => {
 
 describe('PostgreSQL not reachable at start', () => {
   test('the server exits non-zero with a clear log instead of hanging', { skip: needsPostgres }, async () => {
-    const result = await run([...NODE_TS, 'src/server.ts'], {
+    const result = await run(nodeScript('src/server.ts'), {
       DATABASE_URL: databaseUrlVia(await deadPort()),
       DATA_ENCRYPTION_KEY: newEncryptionKey(),
       PUBLIC_BASE_URL: 'https://innkeep.test',

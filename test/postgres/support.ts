@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { NODE_TS } from '../helpers/node-command.ts';
+import { nodeScript } from '../helpers/node-command.ts';
 import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
 /**
@@ -176,7 +176,7 @@ export interface ServiceProcess {
 
 /** Spawns `node --import tsx src/server.ts` with PORT=0 and waits for its `listening on` log line. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_TS, 'src/server.ts'], {
+  const child = spawn(process.execPath, nodeScript('src/server.ts'), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

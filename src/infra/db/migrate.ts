@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { projectFile } from '../project-files.ts';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+const MIGRATIONS_DIR = projectFile('migrations/');
 /** Any constant works; it only has to be the same in every process of a deployment. */
 const MIGRATION_LOCK_KEY = 7_150_041;
 
