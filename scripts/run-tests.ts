@@ -86,6 +86,8 @@ await mkdir(SHARD_DIR, { recursive: true });
 const BUILD_DIR = path.join(SHARD_DIR, 'service');
 await buildTestService(ROOT, BUILD_DIR);
 process.env[TEST_BUILD_ENV] = BUILD_DIR;
+// Tells test-database.ts that each file's suite begins the file (no root-level database to make).
+process.env.INNKEEP_TEST_SHARD = '1';
 const database = pathToFileURL(path.join(ROOT, 'test', 'helpers', 'test-database.ts')).href;
 const shardFiles = await Promise.all(
   shards.map(async (shard, i) => {

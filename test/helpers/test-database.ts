@@ -169,9 +169,9 @@ export function onTestFile(listener: () => Promise<void>): void {
   fileListeners.push(listener);
 }
 
-// A file run in a process of its own starts here. In a shard this runs once at the start, and
-// each file's suite calls beginTestFile again.
-before(beginTestFile);
+// A file run in a process of its own starts here. In a shard of several files
+// (scripts/run-tests.ts sets INNKEEP_TEST_SHARD), each file's suite calls beginTestFile instead.
+if (!process.env.INNKEEP_TEST_SHARD) before(beginTestFile);
 
 /** A fresh, migrated, in-memory PGlite database of its own. */
 export async function openTestEmbeddedDatabase(): Promise<Database> {
