@@ -177,7 +177,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '## The in-memory view of the nights',
     '',
     results.view
-      ? `Search answers from each process's copy of the hotels' nights (src/hotel-calendar/night-store.ts). For ${results.view.hotels} hotels × ${results.view.roomTypes} room types × ${results.view.nights} nights, with every night's price and restrictions of every room type and rate plan worked out (the worst case): the dense arrays (rooms, inventory total, sold, left per room type and night) take ${mib(results.view.arrayBytes)}, the whole view ${mib(results.view.heapBytes)} (V8 heap and array buffers grown); loading and working it all out took ${fmt(results.view.loadSeconds, 1)} s (\`node --expose-gc --import tsx bench/view-memory.ts\`).`
+      ? `Search answers from each process's copy of the hotels' nights (src/hotel-calendar/night-store.ts). For ${results.view.hotels} hotels × ${results.view.roomTypes} room types × ${results.view.nights} nights, with every night's price and restrictions of every room type and rate plan worked out (the worst case): the dense arrays (rooms, inventory total, sold, left and row version per room type and night) take ${mib(results.view.arrayBytes)}, the whole view ${mib(results.view.heapBytes)} (V8 heap and array buffers grown); loading and working it all out took ${fmt(results.view.loadSeconds, 1)} s (\`node --expose-gc --import tsx bench/view-memory.ts\`).`
       : 'Not measured in this run.',
     '',
     '## Goals',

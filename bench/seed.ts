@@ -23,7 +23,7 @@ export async function seedReservations(db: Executor, count: number, types: numbe
      FROM reservations r, generate_series(r.check_in, r.check_out - 1, interval '1 day') AS n
      WHERE r.hotel_id = $1
      GROUP BY r.hotel_id, r.room_type_id, n::date
-     ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET sold = excluded.sold`,
+     ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET sold = excluded.sold, version = inventory.version + 1`,
     [HOTEL_ID],
   );
   await db.query('ANALYZE reservations');

@@ -54,13 +54,14 @@ export const catalogRepository = {
   /**
    * Totals follow the catalogue: the count, or the calendar's rooms where it names them. A removed
    * room type's nights keep only the rooms sold (nothing more sells; cancellations still release).
+   * A changed row's `version` moves with it, as with every change of inventory (night-store.ts).
    */
   async syncInventoryTotals(tx: Executor, hotelId: string, fromNight: string): Promise<void> {
     const total = `CASE WHEN r.active THEN coalesce((SELECT o.rooms FROM calendar_overrides o
         WHERE o.hotel_id = i.hotel_id AND o.room_type_id = i.room_type_id AND o.night = i.night), r.count)
       ELSE least(i.total, i.sold) END`;
     await tx.query(
-      `UPDATE inventory i SET total = ${total}
+      `UPDATE inventory i SET total = ${total}, version = i.version + 1
        FROM room_types r
        WHERE r.hotel_id = i.hotel_id AND r.id = i.room_type_id AND i.hotel_id = $1 AND i.night >= $2
          AND i.total <> ${total}`,

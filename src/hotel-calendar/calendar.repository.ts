@@ -47,7 +47,7 @@ type RoomRow = {
   max_stay: number | null;
 };
 
-type InventoryRow = { room_type_id: string; night: string; total: number; sold: number };
+type InventoryRow = { room_type_id: string; night: string; total: number; sold: number; version: number };
 
 type PriceRow = {
   room_type_id: string;
@@ -84,7 +84,7 @@ export const calendarRepository = {
             closed_to_departure, min_stay, max_stay FROM calendar_overrides WHERE ${range}) o) AS rooms,
          (SELECT json_agg(p) FROM (SELECT room_type_id, rate_plan_id, night, base, included_adults,
             extra_adult, child FROM calendar_price_overrides WHERE ${range}) p) AS prices,
-         (SELECT json_agg(i) FROM (SELECT room_type_id, night, total, sold FROM inventory
+         (SELECT json_agg(i) FROM (SELECT room_type_id, night, total, sold, version FROM inventory
             WHERE ${range}) i) AS inventory`,
       [hotelId, roomTypeIds, from, to],
     );
@@ -113,7 +113,10 @@ export const calendarRepository = {
         ]),
       ),
       inventory: new Map(
-        inventory.rows.map((r) => [roomNightKey(r.room_type_id, r.night), { total: r.total, sold: r.sold }]),
+        inventory.rows.map((r) => [
+          roomNightKey(r.room_type_id, r.night),
+          { total: r.total, sold: r.sold, version: r.version },
+        ]),
       ),
     };
   },

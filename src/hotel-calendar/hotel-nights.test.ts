@@ -73,7 +73,7 @@ describe('hotel nights: the catalogue merged with the calendar', () => {
       extraAdult: null,
       child: 700,
     });
-    state.inventory.set(roomNightKey('double', '2027-03-05'), { total: 4, sold: 3 });
+    state.inventory.set(roomNightKey('double', '2027-03-05'), { total: 4, sold: 3, version: 1 });
     const nights = hotelNights(hotel, state);
     assert.deepEqual(nights.priceOn('double', 'flex', '2027-03-05'), {
       base: 12000,

@@ -54,8 +54,8 @@ export type PriceNightOverride = {
 export type CalendarState = {
   rooms: Map<string, RoomNightOverride>;
   prices: Map<string, PriceNightOverride>;
-  /** Inventory rows (created on first sale): the night's total and rooms sold. */
-  inventory: Map<string, { total: number; sold: number }>;
+  /** Inventory rows (created on first sale): the night's total, rooms sold and the row's version. */
+  inventory: Map<string, { total: number; sold: number; version: number }>;
 };
 
 export const roomNightKey = (roomTypeId: string, night: string) => `${roomTypeId}\u0000${night}`;

@@ -10,8 +10,17 @@ import {
   roomsLeft,
 } from './hotel-nights.ts';
 
-/** A changed inventory row: room type, night, total, sold (absolute, as committed). */
-export type InventoryCell = [string, string, number, number];
+/** A changed inventory row: room type, night, total, sold and the row's version, as committed. */
+export type InventoryCell = [string, string, number, number, number];
+/** A cell as heard: a notification of an older build (during a rolling upgrade) has no version. */
+export type HeardCell = [string, string, number, number, number?];
+
+/**
+ * Is a row at `version` no older than the one held at `held`? Versions are kept as their low 32
+ * bits (4 bytes a night, like the other arrays) and compared as serial numbers (RFC 1982): exact
+ * as long as the two are less than 2³¹ changes apart, and a late notification is a few behind.
+ */
+const notOlder = (version: number, held: number) => (((version | 0) - held) | 0) >= 0;
 
 /**
  * One hotel's nights in a process's memory (see night-store.ts): rooms, inventory total, sold and
@@ -21,11 +30,15 @@ export type InventoryCell = [string, string, number, number];
 export class HotelWindow {
   readonly length: number;
   readonly index: Map<string, number>;
-  /** Per room type, per night: rooms in force, the inventory row's total (−1: no row), sold, left. */
+  /**
+   * Per room type, per night: rooms in force, the inventory row's total (−1: no row), sold, left,
+   * and the version of the row the total and sold are from.
+   */
   readonly rooms: Int32Array[];
   readonly total: Int32Array[];
   readonly sold: Int32Array[];
   readonly left: Int32Array[];
+  readonly version: Int32Array[];
   readonly view: HotelNights;
   /** Night → index, for the nights of the window asked about so far. */
   private readonly nights = new Map<string, number>();
@@ -43,6 +56,7 @@ export class HotelWindow {
     this.total = make(-1);
     this.sold = make(0);
     this.left = make(0);
+    this.version = make(0);
     const overrides = state.rooms;
     for (const [key, o] of overrides) {
       const [roomTypeId = '', night = ''] = key.split('\u0000');
@@ -52,7 +66,7 @@ export class HotelWindow {
     }
     for (const [key, row] of state.inventory) {
       const [roomTypeId = '', night = ''] = key.split('\u0000');
-      this.set(roomTypeId, night, row.total, row.sold);
+      this.set([roomTypeId, night, row.total, row.sold, row.version]);
     }
     for (let k = 0; k < hotel.roomTypes.length; k++) for (let n = 0; n < length; n++) this.refresh(k, n);
     const data: NightData = {
@@ -96,10 +110,22 @@ export class HotelWindow {
     return this.indexOf(checkIn) >= 0 && this.indexOf(checkOut) >= 0;
   }
 
-  set(roomTypeId: string, night: string, total: number, sold: number): void {
+  /**
+   * Takes a committed row's values unless the row held is newer: changes may be heard out of
+   * commit order (this process's own commits at once, everyone's notifications later), so an
+   * older one must not undo a newer one. The same version is the same row state. A cell without
+   * a version (an older build's notification) is taken as it comes, as that build did.
+   */
+  set([roomTypeId, night, total, sold, version]: HeardCell): void {
     const k = this.index.get(roomTypeId);
     const n = this.indexOf(night);
     if (k === undefined || n < 0) return;
+    const held = this.version[k] as Int32Array;
+    const hasRow = ((this.total[k] as Int32Array)[n] as number) >= 0;
+    if (version !== undefined) {
+      if (hasRow && !notOlder(version, held[n] as number)) return;
+      held[n] = version | 0;
+    }
     (this.total[k] as Int32Array)[n] = total;
     (this.sold[k] as Int32Array)[n] = sold;
     this.refresh(k, n);
@@ -112,6 +138,6 @@ export class HotelWindow {
   }
 
   bytes(): number {
-    return this.length * 4 * 4 * this.rooms.length;
+    return this.length * 4 * 5 * this.rooms.length;
   }
 }

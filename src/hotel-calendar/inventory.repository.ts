@@ -41,8 +41,9 @@ const OVERRIDE_JOIN = `LEFT JOIN calendar_overrides o
 
 /**
  * Creates the missing rows of (room type, night) pairs sorted by room type then night, taking the
- * night's rooms, and locks them all in that order: the one order every writer of inventory shares,
- * so concurrent bookings and calendar changes cannot deadlock.
+ * night's rooms (at version 0: any row is newer than none), and locks them all in that order: the
+ * one order every writer of inventory shares, so concurrent bookings and calendar changes cannot
+ * deadlock.
  */
 async function createAndLock(tx: Executor, hotelId: string, types: string[], nights: string[]) {
   await tx.query(
@@ -87,7 +88,8 @@ export const inventoryRepository = {
   /**
    * Brings the nights' totals in step with their rooms (after the calendar changed them), under
    * the inventory locks. A night whose rooms would fall below the rooms already sold is answered
-   * instead and nothing is updated; the caller must then abort the transaction.
+   * instead and nothing is updated; the caller must then abort the transaction. Like every
+   * change of a row, it moves the row's `version` (migrations/011_inventory_version.sql).
    */
   async followRooms(
     tx: Executor,
@@ -112,7 +114,7 @@ export const inventoryRepository = {
     if (rows.length > 0)
       return rows.map((r) => ({ roomTypeId: r.room_type_id, night: r.night, rooms: r.rooms, sold: r.sold }));
     await tx.query(
-      `UPDATE inventory i SET total = ${ROOMS_SQL}
+      `UPDATE inventory i SET total = ${ROOMS_SQL}, version = i.version + 1
        FROM unnest($2::text[], $3::date[]) AS t(room_type_id, night)
        JOIN room_types r ON r.hotel_id = $1 AND r.id = t.room_type_id
        ${OVERRIDE_JOIN}
@@ -129,16 +131,15 @@ export const inventoryRepository = {
    * the CHECK behind it) means a night is never sold past its total. Returns the nights that
    * lacked rooms; the caller must then abort the transaction.
    *
-   * Usually one statement: lock the rows in order, update them, return their new `total` and
-   * `sold` and (PostgreSQL) notify the other processes with them at commit. Nights never sold
-   * before get their rows created first. Once committed, the process's in-memory view
-   * (`night-store.ts`) takes the new values.
+   * Usually one statement: lock the rows in order, update them (each row's `version` counts its
+   * changes), return their new `total`, `sold` and `version` and (PostgreSQL) notify the other
+   * processes with them at commit. Nights never sold before get their rows created first. Once
+   * committed, the process's in-memory view (`night-store.ts`) takes the new values.
    */
   async apply(tx: Transaction, hotelId: string, changes: InventoryChange[]): Promise<NightShortage[]> {
     const deltas = perNight(changes);
     if (deltas.length === 0) return [];
     const store = NightStore.of(tx.database);
-    const mark = store.mark(hotelId);
     const notify = store.shared;
     const first = await updateLocked(tx, hotelId, deltas, notify);
     let cells = first.cells;
@@ -158,7 +159,7 @@ export const inventoryRepository = {
     }
     if (cells.length === deltas.length) {
       tx.onEnd(async (committed) => {
-        if (committed) store.changed(hotelId, cells, mark);
+        if (committed) store.changed(hotelId, cells);
       });
       return [];
     }
@@ -179,8 +180,9 @@ type Delta = { roomTypeId: string; night: string; delta: number };
 
 /**
  * One statement: locks the existing rows of `deltas` in the shared order, applies the deltas that
- * fit, and answers how many rows it locked and the updated rows' new values; with `notify`, sends
- * those values on the notification channel (delivered at commit, dropped on rollback).
+ * fit (bumping each row's version), and answers how many rows it locked and the updated rows' new
+ * values and versions; with `notify`, sends those on the notification channel (delivered at
+ * commit, dropped on rollback).
  */
 async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], notify: boolean) {
   const { rows } = await tx.query<{ locked: number; cells: InventoryCell[] | null }>(
@@ -193,13 +195,13 @@ async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], noti
        ORDER BY i.room_type_id COLLATE "C", i.night
        FOR UPDATE OF i
      ), updated AS (
-       UPDATE inventory i SET sold = i.sold + t.delta
+       UPDATE inventory i SET sold = i.sold + t.delta, version = i.version + 1
        FROM locked l JOIN t ON t.room_type_id = l.room_type_id AND t.night = l.night
        WHERE i.hotel_id = $1 AND i.room_type_id = l.room_type_id AND i.night = l.night
          AND i.sold + t.delta <= i.total AND i.sold + t.delta >= 0
-       RETURNING i.room_type_id, i.night, i.total, i.sold
+       RETURNING i.room_type_id, i.night, i.total, i.sold, i.version
      ), cells AS (
-       SELECT json_agg(json_build_array(room_type_id, night, total, sold)) AS cells FROM updated
+       SELECT json_agg(json_build_array(room_type_id, night, total, sold, version)) AS cells FROM updated
      )
      SELECT (SELECT count(*) FROM locked)::int AS locked, c.cells${
        notify

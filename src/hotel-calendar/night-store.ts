@@ -14,10 +14,15 @@ import { HotelWindow } from './hotel-window.ts';
  * Kept exact by the writes themselves: the inventory repository and the calendar hand every
  * committed change to `changed` / `calendarChanged` (the embedded engine has one process, which
  * makes every write). On PostgreSQL the writing transaction also sends a notification
- * (`pg_notify`, delivered at commit, in commit order) carrying the absolute `total` and `sold` of
- * the rows it changed, so applying one twice or late converges; after the listening connection
- * was lost, every window is read again. While it is down, `nights` answers `null` and search reads
- * the database. Quotes and bookings always decide on the database under its locks.
+ * (`pg_notify`, delivered at commit, in commit order) carrying the absolute `total`, `sold` and
+ * `version` of the rows it changed. Every change of a row moves its version in the same commit, so
+ * a process can hear changes out of order (its own at once, then perhaps the notification of
+ * another process's older commit) and still end on the newest: a row is taken only when it is no
+ * older than the one held (`HotelWindow.set`). A process's own writes show at once and are never
+ * undone by a late notification; another process's show once its notification arrives. After the
+ * listening connection was lost, every window is read again; while it is down, `nights` answers
+ * `null` and search reads the database. Quotes and bookings always decide on the database under
+ * its locks.
  */
 
 export const NIGHTS_CHANNEL = 'innkeep_nights';
@@ -28,20 +33,21 @@ const DEFAULT_WINDOW = 365;
 
 export type { InventoryCell } from './hotel-window.ts';
 
-import type { InventoryCell } from './hotel-window.ts';
+import type { HeardCell, InventoryCell } from './hotel-window.ts';
 
 /** A notification: hotel `h` had rows `i` changed, or its calendar `c` changed (read it again). */
-type Message = { h: string; i?: InventoryCell[]; c?: 1 };
+type Message = { h: string; i?: HeardCell[]; c?: 1 };
 
 const stores = new WeakMap<object, NightStore>();
 
 export class NightStore {
   private readonly windows = new Map<string, HotelWindow>();
   private readonly loading = new Map<string, Promise<HotelWindow | null>>();
-  /** Changes heard for a hotel while its window was being read: applied on top once it is in. */
+  /**
+   * Changes heard for a hotel while its window was being read: applied on top once it is in (those
+   * the read already saw are no newer than its rows, and change nothing).
+   */
   private readonly heard = new Map<string, Message[]>();
-  /** Notifications heard per hotel: a local change is applied only if none came since it was made. */
-  private readonly notices = new Map<string, number>();
   private trusted: boolean;
   /** Bumped when the listening connection comes (back) up: windows read before are dropped. */
   private epoch = 0;
@@ -117,7 +123,7 @@ export class NightStore {
         if (epoch !== this.epoch) return null;
         if (heard.some((m) => m.c)) return null; // the calendar changed meanwhile: read it again next time
         const window = new HotelWindow(hotel, first, length, state);
-        for (const m of heard) for (const [t, n, total, sold] of m.i ?? []) window.set(t, n, total, sold);
+        for (const m of heard) for (const cell of m.i ?? []) window.set(cell);
         this.windows.set(hotel.id, window);
         return window;
       })
@@ -137,7 +143,6 @@ export class NightStore {
     } catch {
       return;
     }
-    this.notices.set(message.h, (this.notices.get(message.h) ?? 0) + 1);
     this.apply(message);
   }
 
@@ -150,21 +155,15 @@ export class NightStore {
     }
     const window = this.windows.get(message.h);
     if (!window) return;
-    for (const [t, n, total, sold] of message.i ?? []) window.set(t, n, total, sold);
-  }
-
-  /** A mark to hand to `changed` with a write made now. */
-  mark(hotelId: string): number {
-    return this.notices.get(hotelId) ?? 0;
+    for (const cell of message.i ?? []) window.set(cell);
   }
 
   /**
-   * Rows a committed transaction of this process changed. On PostgreSQL its own notification
-   * brings them too: applied here only when no other notification for the hotel came since
-   * `mark`, so an older value can never land after a newer one.
+   * Rows a committed transaction of this process changed, applied at once. On PostgreSQL its own
+   * notification brings them again later, and notifications of older commits may come after them:
+   * neither changes anything, as their rows are no newer.
    */
-  changed(hotelId: string, cells: InventoryCell[], mark: number): void {
-    if (this.shared && this.mark(hotelId) !== mark) return;
+  changed(hotelId: string, cells: InventoryCell[]): void {
     this.apply({ h: hotelId, i: cells });
   }
 

@@ -1,9 +1,11 @@
 /**
  * Search answers from each process's in-memory view of the hotels' nights (night-store.ts).
  * While searches run, bookings, cancellations and calendar changes happen; afterwards every
- * search agrees with a fresh read of the database, and no night is sold past its rooms.
- * Runs on both engines (PostgreSQL through its notifications; see also
- * test/postgres/search-memory.test.ts for a second process and a cut listener).
+ * search agrees at once with a fresh read of the database, and no night is sold past its rooms.
+ * Runs on both engines (on PostgreSQL the process also hears its own commits' notifications,
+ * late; see test/postgres/search-memory.test.ts for a second process and a cut listener). And
+ * every writer of inventory moves the row's version, which keeps memory from taking an older row
+ * over a newer one.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +14,18 @@ import { NightStore } from '../../src/hotel-calendar/night-store.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
-import { addDays, cancel, localToday, requestQuote, reserve, type StayBody, search } from './helpers.ts';
+import {
+  addDays,
+  book,
+  cancel,
+  localToday,
+  reloadHotel,
+  requestQuote,
+  reserve,
+  roomsLeft,
+  type StayBody,
+  search,
+} from './helpers.ts';
 
 /** A small random generator with a seed, so a failure can be replayed. */
 function random(seed: number) {
@@ -123,9 +136,61 @@ describe('search from memory', () => {
         });
       }
     }
-    await assertAgrees(t, hotel.id, stays);
+    // Every change was this process's own, applied to its memory as it committed: no waiting.
+    await assertAgrees(t, hotel.id, stays, { atOnce: true });
     await assertNotOversold(t, hotel.id);
     // …and it was memory that answered: the hotel's window is held.
     assert.ok(NightStore.of(t.db).bytes() > 0);
+  });
+
+  it('every change of an inventory row moves its version: sales, calendar rooms, catalogue counts', async () => {
+    const t = app.t;
+    const def = makeHotel(); // 10 doubles
+    await reloadHotel(t, def);
+    const n = (days: number) => addDays(localToday(t), days);
+    const rows = async () =>
+      (
+        await t.db.query<{ night: string; total: number; sold: number; version: number }>(
+          `SELECT night::text AS night, total, sold, version::int AS version FROM inventory
+           WHERE hotel_id = $1 ORDER BY night`,
+          [def.id],
+        )
+      ).rows.map((r) => [r.night, r.total, r.sold, r.version]);
+    const { reservation, token } = await book(t, {
+      hotelId: def.id,
+      checkIn: n(30),
+      checkOut: n(32),
+      adults: 2,
+      roomTypeId: 'double',
+      ratePlanId: 'flex',
+    });
+    assert.deepEqual(await rows(), [
+      [n(30), 10, 1, 1],
+      [n(31), 10, 1, 1],
+    ]);
+    const patched = await t.inject({
+      method: 'PATCH',
+      url: `${OPERATOR}/hotels/${def.id}/calendar`,
+      headers: auth(app.root),
+      payload: { updates: [{ roomTypeIds: ['double'], from: n(30), to: n(30), set: { rooms: 3 } }] },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    // A catalogue count moves the nights it governs (not night 30, which the calendar names).
+    await reloadHotel(t, {
+      ...def,
+      roomTypes: def.roomTypes.map((r) => (r.id === 'double' ? { ...r, count: 11 } : r)),
+    });
+    assert.deepEqual(await rows(), [
+      [n(30), 3, 1, 2],
+      [n(31), 11, 1, 2],
+    ]);
+    assert.equal((await cancel(t, reservation.id, token)).statusCode, 200);
+    assert.deepEqual(await rows(), [
+      [n(30), 3, 0, 3],
+      [n(31), 11, 0, 3],
+    ]);
+    // And search, from memory, shows the newest at once.
+    assert.equal(await roomsLeft(t, def.id, 'double', n(30), n(31)), 3);
+    assert.equal(await roomsLeft(t, def.id, 'double', n(31), n(32)), 11);
   });
 });

@@ -2,22 +2,24 @@
  * Search from memory on a scaled-out deployment (night-store.ts): another process's bookings and
  * calendar changes reach this process's view through PostgreSQL notifications, and when the
  * listening connection is lost (a TCP proxy cut, then a silent network), the view is read again
- * once it is back: search agrees with the database within 1 s of recovery (API.md 2.1).
+ * once it is back: search agrees with the database within 1 s of recovery (API.md 2.1). A late
+ * notification of an older change never undoes a newer one the process holds (row versions).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { NightStore } from '../../src/hotel-calendar/night-store.ts';
+import { NIGHTS_CHANNEL, NightStore } from '../../src/hotel-calendar/night-store.ts';
 import type { Executor } from '../../src/infra/db/database.ts';
 import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { addDays, localToday, type StayBody } from '../booking/helpers.ts';
+import { addDays, book, cancel, localToday, roomsLeft, type StayBody } from '../booking/helpers.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
   databaseUrlVia,
+  eventually,
   http,
   needsPostgres,
   newEncryptionKey,
@@ -162,6 +164,82 @@ describe('search from memory across processes', () => {
     await assertNotOversold(t, hotel.id);
     // …and it was memory that answered: the hotel's window is held.
     assert.ok(NightStore.of(t.db).bytes() > 0);
+  });
+
+  test('a late notification of an older change never undoes a newer one this process holds', {
+    skip: needsPostgres,
+  }, async () => {
+    const night = addDays(today(), 20);
+    const body = { hotelId: hotel.id, checkIn: night, checkOut: addDays(night, 1), roomTypeId: 'double' };
+    const row = async () =>
+      (
+        await sql.query<{ total: number; sold: number; version: number }>(
+          `SELECT total, sold, version::int AS version FROM inventory
+           WHERE hotel_id = $1 AND room_type_id = 'double' AND night = $2`,
+          [hotel.id, night],
+        )
+      ).rows[0];
+    const cellOf = async () => {
+      const r = await row();
+      assert.ok(r);
+      return ['double', night, r.total, r.sold, r.version];
+    };
+    /** What this process's memory holds for the night (null: it would read the database). */
+    const leftInMemory = async (on = night) => {
+      const h = t.runtime.catalog.get(hotel.id);
+      assert.ok(h);
+      const view = await NightStore.of(t.db).nights(h, today(), on, addDays(on, 1));
+      return view?.leftOn('double', on) ?? null;
+    };
+    // Three changes of one row, all by this process (each applied here as it committed).
+    const first = await book(t, { ...body, ratePlanId: 'flex', adults: 1 });
+    const v1 = await cellOf(); // 1 sold, 4 left
+    await book(t, { ...body, ratePlanId: 'flex', adults: 2, rooms: 2 });
+    const v2 = await cellOf(); // 3 sold, 2 left
+    assert.equal((await cancel(t, first.reservation.id, first.token)).statusCode, 200);
+    assert.deepEqual(await row(), { total: 5, sold: 2, version: 3 });
+    assert.equal(await leftInMemory(), 3);
+    // The older states arrive late, as another process's notifications can: one freer, one fuller.
+    for (const cell of [v1, v2]) {
+      await sql.query('SELECT pg_notify($1, $2)', [
+        NIGHTS_CHANNEL,
+        JSON.stringify({ h: hotel.id, i: [cell] }),
+      ]);
+    }
+    // A real change on the other process, committed after them: once this process shows it, the
+    // late notifications (delivered in commit order) have been handled too.
+    const next = addDays(night, 1);
+    const marker = await http(other.baseUrl, 'POST', `${BOOKING}/quote`, {
+      ...body,
+      checkIn: next,
+      checkOut: addDays(next, 1),
+      ratePlanId: 'flex',
+      adults: 1,
+    });
+    assert.equal(marker.status, 201, JSON.stringify(marker.body));
+    const booked = await http(other.baseUrl, 'POST', `${BOOKING}/reservations`, {
+      quoteId: marker.body.id,
+      guest: GUEST,
+    });
+    assert.equal(booked.status, 201, JSON.stringify(booked.body));
+    await eventually('the marker booking to reach this process', async () =>
+      (await leftInMemory(next)) === 4 ? true : undefined,
+    );
+    assert.equal(await leftInMemory(), 3);
+    assert.equal(await roomsLeft(t, hotel.id, 'double', night, addDays(night, 1)), 3);
+    // The calendar's change of a night's rooms moves the row's version too.
+    const patched = await http(
+      other.baseUrl,
+      'PATCH',
+      `/api/v1/operator/hotels/${hotel.id}/calendar`,
+      { updates: [{ roomTypeIds: ['double'], from: night, to: night, set: { rooms: 6 } }] },
+      { authorization: `Bearer ${operatorKey}` },
+    );
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual(await row(), { total: 6, sold: 2, version: 4 });
+    await eventually('the calendar change to reach this process', async () =>
+      (await leftInMemory()) === 4 ? true : undefined,
+    );
   });
 
   test('a cut listening connection: the view is read again once the database is back', {
