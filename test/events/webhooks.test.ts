@@ -280,6 +280,14 @@ describe('webhooks', () => {
         .find((e) => e.type === 'checkin.completed' && e.data.reservation.id === booked.code),
     );
     assert.deepEqual(completed.data.checkin, { status: 'completed' });
+    // The payment step, the last one, charged the balance in the same transaction: the event
+    // shows the reservation after it, paid, as the operator API would show it then.
+    assert.equal(booked.reservation.payment.due.amount > 0, true, 'a balance was due before check-in');
+    assert.deepEqual(completed.data.reservation.payment, {
+      status: 'paid',
+      paid: booked.reservation.total,
+      due: { amount: 0, currency: booked.reservation.total.currency },
+    });
     assert.equal(
       r.received.filter((x) => JSON.parse(x.body).data.reservation.id === booked.code).length,
       2,

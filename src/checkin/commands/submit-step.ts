@@ -80,7 +80,8 @@ export async function submitStep(
       now,
       completed: done,
     });
-    await completeCheckin(tx, current.reservation, done);
+    // The reservation after the step's effect (the payment step's charge), as the event shows it.
+    await completeCheckin(tx, effect.reservation, done);
     const after: SessionState = {
       ...current,
       reservation: effect.reservation,
