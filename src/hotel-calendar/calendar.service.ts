@@ -4,6 +4,7 @@ import { type Database, type Executor, finishWrite, type WriteOptions } from '..
 import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
+import { holdCalendarExclusive } from './calendar-lock.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
 import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
@@ -100,6 +101,7 @@ export async function updateCalendar(
   const from = body.updates.reduce((a, u) => (u.from < a ? u.from : a), body.updates[0]?.from as string);
   const to = body.updates.reduce((a, u) => (u.to > a ? u.to : a), body.updates[0]?.to as string);
   return db.transaction(async (tx) => {
+    await holdCalendarExclusive(tx, hotel.id);
     const roomNights = new Map<string, Set<string>>();
     for (const update of planned) {
       await repo.setRoomNights(tx, hotel.id, update.roomTypeIds, update.nights, update.room);

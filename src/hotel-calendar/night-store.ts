@@ -100,14 +100,6 @@ export class NightStore {
     return window.covers(checkIn, checkOut) ? window.view : null;
   }
 
-  /**
-   * The same view, only where it is exact (the embedded engine: this process made every change
-   * it holds, and applied each one as it committed); else `null`, and the caller reads the database.
-   */
-  async exactNights(hotel: Hotel, today: string, from: string, to: string): Promise<HotelNights | null> {
-    return this.shared ? null : this.nights(hotel, today, from, to);
-  }
-
   private load(hotel: Hotel, first: string): Promise<HotelWindow | null> {
     const running = this.loading.get(hotel.id);
     if (running) return running;

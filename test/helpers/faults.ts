@@ -48,3 +48,46 @@ export function faultyDatabase() {
     },
   };
 }
+
+/** Where the next transaction waits: before it begins, or after its last statement, before COMMIT. */
+export type TransactionPause = 'before-begin' | 'before-commit';
+
+/** The real engine, where one transaction can be held at a point of its life (`hold`) for a race. */
+export function pausableDatabase() {
+  let next: { at: TransactionPause; reached: () => void; released: Promise<void> } | null = null;
+  const wrap = (db: Database): Database => ({
+    ...db,
+    async transaction(fn) {
+      const pause = next;
+      next = null;
+      if (pause?.at === 'before-begin') {
+        pause.reached();
+        await pause.released;
+      }
+      return db.transaction(async (tx) => {
+        const value = await fn(tx);
+        if (pause?.at === 'before-commit') {
+          pause.reached();
+          await pause.released;
+        }
+        return value;
+      });
+    },
+  });
+  return {
+    wrap,
+    /** Holds the next transaction at `at`: `reached` resolves when it gets there; `release` lets it go on. */
+    hold(at: TransactionPause) {
+      let reached = () => {};
+      let release = () => {};
+      const gotThere = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      next = { at, reached, released };
+      return { reached: gotThere, release };
+    },
+  };
+}

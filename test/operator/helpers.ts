@@ -1,4 +1,5 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import type { Database } from '../../src/infra/db/database.ts';
 import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
 import { SCOPES, type Scope } from '../../src/operator/scopes.ts';
@@ -17,8 +18,9 @@ export interface OperatorApp {
 export async function startOperatorApp(
   env: Record<string, string> = {},
   hotels: [HotelDef, HotelDef] = [makeHotel({ name: 'Harbour View' }), makeHotel({ name: 'Old Town' })],
+  options: { wrapDb?: (db: Database) => Database } = {},
 ): Promise<OperatorApp> {
-  const t = await startTestApp({ hotels, env: { LOG_LEVEL: 'silent', ...env } });
+  const t = await startTestApp({ hotels, env: { LOG_LEVEL: 'silent', ...env }, ...options });
   const { secret } = await t.db.transaction((tx) =>
     insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
       name: 'test root',

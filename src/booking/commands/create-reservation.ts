@@ -1,6 +1,6 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
-import { NightStore } from '../../hotel-calendar/night-store.ts';
+import { holdCalendarShared } from '../../hotel-calendar/calendar-lock.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
@@ -86,30 +86,30 @@ export async function createReservation(
   }
   if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
 
-  // Restrictions may have changed since the quote (catalogue reload); the price stays locked. The
-  // embedded engine's in-memory view is exact (one process makes every change): no query for it.
-  const today = hotelToday(hotel.timezone, now);
-  const violation = findRestriction(
-    hotel,
-    {
-      roomTypeId: quote.roomType.id,
-      ratePlanId: quote.ratePlan.id,
-      checkIn: quote.checkIn,
-      checkOut: quote.checkOut,
-      today,
-    },
-    (await NightStore.of(ctx.db).exactNights(hotel, today, quote.checkIn, quote.checkOut)) ??
-      (await loadHotelNights(ctx.db, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id])),
-  );
-  if (violation) {
-    throw new AppError('restriction_window', violation.message, {
-      errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
-    });
-  }
-
   const accessToken = randomToken('rat_', 32);
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, quote);
   const created = await ctx.db.transaction(async (tx) => {
+    // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
+    // price stays locked. Checked under the hotel's calendar lock, so a PATCH that closes these
+    // nights either committed before (and is seen here) or waits until this booking has ended.
+    await holdCalendarShared(tx, hotel.id);
+    const today = hotelToday(hotel.timezone, now);
+    const violation = findRestriction(
+      hotel,
+      {
+        roomTypeId: quote.roomType.id,
+        ratePlanId: quote.ratePlan.id,
+        checkIn: quote.checkIn,
+        checkOut: quote.checkOut,
+        today,
+      },
+      await loadHotelNights(tx, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
+    );
+    if (violation) {
+      throw new AppError('restriction_window', violation.message, {
+        errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
+      });
+    }
     const shortages = await inventoryRepository.apply(tx, hotel.id, [
       { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
     ]);

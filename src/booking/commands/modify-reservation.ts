@@ -1,5 +1,6 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { holdCalendarShared } from '../../hotel-calendar/calendar-lock.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
@@ -112,6 +113,8 @@ export async function modifyReservation(
       const asSent = { ...wanted, services: patch.services ?? wanted.services };
       validateStay(hotel, asSent, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
+      // Restrictions and prices are read under the hotel's calendar lock (calendar-lock.ts).
+      await holdCalendarShared(tx, hotel.id);
       const { offers, unavailable } = evaluateStay(
         hotel,
         { ...wanted, today },
