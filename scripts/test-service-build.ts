@@ -2,8 +2,8 @@
  * The service and its CLIs compiled once per `npm test` run, for the processes tests start.
  *
  * Why: a process started as `node --import tsx src/server.ts` spends about 4 CPU s before it
- * listens, 1.7 of them loading some eighty modules through tsx's loader; the suite starts about
- * sixty such processes. esbuild (the compiler tsx itself uses) bundles our own modules into one
+ * listens, 1.7 of them loading some eighty modules through tsx's loader; the suite starts a few
+ * dozen such processes. esbuild (the compiler tsx itself uses) bundles our own modules into one
  * file per entry point, leaving every package to be loaded from node_modules as it is in
  * production, so the processes run the same code the same way, only without the loader.
  *

@@ -1,31 +1,27 @@
 import type { Executor } from '../infra/db/database.ts';
 
 /**
- * One transaction-scoped advisory lock per hotel orders calendar changes against the bookings that
- * read the calendar. A booking or a change of a stay holds it shared while it checks the nights'
- * restrictions and prices and takes the rooms, so bookings never wait for each other; a calendar
- * PATCH holds it exclusively. Without it, a booking could check the nights, a PATCH closing them
- * commit, and the booking commit after it: a stay the hotel had just closed, accepted after the
- * PATCH answered. Row locks cannot do this job: a restriction-only PATCH writes no inventory row,
- * and a new override row does not exist yet to be locked.
+ * One transaction-scoped advisory lock per hotel orders calendar changes against the writes that
+ * depend on the calendar. A booking or a change of a stay holds it shared while it checks the
+ * nights' restrictions and prices and takes the rooms, so bookings never wait for each other; a
+ * calendar PATCH holds it exclusively. Without it, a booking could check the nights, a PATCH
+ * closing them commit, and the booking commit after it: a stay the hotel had just closed,
+ * accepted after the PATCH answered. Row locks cannot do this job: a restriction-only PATCH writes
+ * no inventory row, and a new override row does not exist yet to be locked.
  *
- * Both take this lock before any inventory row lock, the one order that keeps them deadlock-free.
- * The two-key form lives apart from the single-key migration lock (migrate.ts).
+ * Taken in a statement of its own, before the calendar is read: under READ COMMITTED a statement
+ * sees what committed before it began, so a read in the same statement as the wait could miss the
+ * PATCH it waited for. Taken before any inventory row lock, the one order that keeps it
+ * deadlock-free. The two-key form lives apart from the single-key migration lock (migrate.ts).
  */
 const CALENDAR_LOCK_SPACE = 7_150_042;
 
-/** Inside a booking's transaction: the hotel's calendar cannot change until it ends. */
-export async function holdCalendarShared(tx: Executor, hotelId: string): Promise<void> {
-  await tx.query('SELECT 1 AS held FROM pg_advisory_xact_lock_shared($1::int, hashtext($2))', [
-    CALENDAR_LOCK_SPACE,
-    hotelId,
-  ]);
-}
+const LOCK = {
+  shared: 'SELECT 1 AS held FROM pg_advisory_xact_lock_shared($1::int, hashtext($2))',
+  exclusive: 'SELECT 1 AS held FROM pg_advisory_xact_lock($1::int, hashtext($2))',
+};
 
-/** Inside a calendar change's transaction: waits for the bookings reading the calendar to end. */
-export async function holdCalendarExclusive(tx: Executor, hotelId: string): Promise<void> {
-  await tx.query('SELECT 1 AS held FROM pg_advisory_xact_lock($1::int, hashtext($2))', [
-    CALENDAR_LOCK_SPACE,
-    hotelId,
-  ]);
+/** Holds the hotel's calendar lock until the transaction ends (see above for who takes which mode). */
+export async function holdCalendar(tx: Executor, hotelId: string, mode: keyof typeof LOCK): Promise<void> {
+  await tx.query(LOCK[mode], [CALENDAR_LOCK_SPACE, hotelId]);
 }

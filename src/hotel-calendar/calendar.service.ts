@@ -4,7 +4,7 @@ import { type Database, type Executor, finishWrite, type WriteOptions } from '..
 import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
-import { holdCalendarExclusive } from './calendar-lock.ts';
+import { holdCalendar } from './calendar-lock.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
 import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
@@ -23,6 +23,22 @@ export async function loadHotelNights(
   roomTypeIds: readonly string[] = hotel.roomTypes.map((r) => r.id),
 ): Promise<HotelNights> {
   return hotelNights(hotel, await repo.loadState(db, hotel.id, from, to, roomTypeIds));
+}
+
+/**
+ * The same nights for a write that depends on them (a booking, a change of a stay): read under the
+ * hotel's calendar lock, held shared until the transaction ends, so no calendar PATCH commits
+ * between this read and the write's commit (calendar-lock.ts).
+ */
+export async function loadHotelNightsForWrite(
+  tx: Executor,
+  hotel: Hotel,
+  from: string,
+  to: string,
+  roomTypeIds: readonly string[],
+): Promise<HotelNights> {
+  await holdCalendar(tx, hotel.id, 'shared');
+  return loadHotelNights(tx, hotel, from, to, roomTypeIds);
 }
 
 /** The calendar of API.md 7.4 for `from`..`to` (inclusive): every room type, in catalogue order. */
@@ -101,7 +117,7 @@ export async function updateCalendar(
   const from = body.updates.reduce((a, u) => (u.from < a ? u.from : a), body.updates[0]?.from as string);
   const to = body.updates.reduce((a, u) => (u.to > a ? u.to : a), body.updates[0]?.to as string);
   return db.transaction(async (tx) => {
-    await holdCalendarExclusive(tx, hotel.id);
+    await holdCalendar(tx, hotel.id, 'exclusive');
     const roomNights = new Map<string, Set<string>>();
     for (const update of planned) {
       await repo.setRoomNights(tx, hotel.id, update.roomTypeIds, update.nights, update.room);

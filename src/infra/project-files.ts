@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The project's root folder, where the files the service reads at run time live: `migrations/`,
- * `catalog/demo.json`, `web/`. Named in one place, two levels above this file, so that a bundled
- * build of the service placed two levels below the root (the test runner compiles one for the
- * processes tests start; see scripts/run-tests.ts) finds them too.
+ * `catalog/demo.json`, `web/`. Found from this one module's URL, two levels below the root: a
+ * bundled build of the service (the test runner compiles one for the processes tests start, see
+ * scripts/test-service-build.ts) gives this module its source URL, so the bundle finds them too.
  */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

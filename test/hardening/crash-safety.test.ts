@@ -22,7 +22,7 @@ interface Booked {
   rooms: number;
 }
 
-/** Starts the real service (`node --import tsx src/server.ts`) and resolves with its port. */
+/** Starts the real service (`nodeScript('src/server.ts')`) and resolves with its port. */
 function startService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, nodeScript('src/server.ts'), {
     cwd: ROOT,

@@ -6,7 +6,7 @@ import path from 'node:path';
  * PGlite is a large WebAssembly module; a short-lived test process spends more CPU optimising it
  * in the background than the optimised code saves. `npm test` runs its own processes the same way.
  */
-export const NODE_TS = ['--liftoff-only', '--import', 'tsx'];
+const NODE_TS = ['--liftoff-only', '--import', 'tsx'];
 
 /**
  * The node arguments that run `script` (`src/server.ts`, `src/cli/migrate.ts`, …): its bundle

@@ -81,11 +81,11 @@ async function openFileDatabase(): Promise<Database> {
  * (a file that changed it and did not undo the change gets a fresh copy instead).
  */
 let sharedPGlite: Promise<PGlite> | undefined;
-let sharedPGliteUsed = false;
 let templateSchema: string | undefined;
 
+/** Called once per test file: a PGlite that is already open served an earlier file. */
 async function reusedPGlite(): Promise<PGlite> {
-  if (sharedPGlite && sharedPGliteUsed) {
+  if (sharedPGlite) {
     const pglite = await sharedPGlite;
     if (!(await emptied(pglite))) {
       sharedPGlite = undefined;
@@ -98,7 +98,6 @@ async function reusedPGlite(): Promise<PGlite> {
     templateSchema ??= await schemaOf(pglite);
     return pglite;
   })();
-  sharedPGliteUsed = true;
   return sharedPGlite;
 }
 

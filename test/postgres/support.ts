@@ -174,7 +174,7 @@ export interface ServiceProcess {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `node --import tsx src/server.ts` with PORT=0 and waits for its `listening on` log line. */
+/** Spawns the service (`nodeScript('src/server.ts')`) with PORT=0 and waits for its `listening on` log line. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, nodeScript('src/server.ts'), {
     cwd: ROOT,

@@ -1,6 +1,5 @@
 import { hotelToday } from '../../calendar/dates.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
-import { holdCalendarShared } from '../../hotel-calendar/calendar-lock.ts';
+import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
@@ -90,9 +89,8 @@ export async function createReservation(
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, quote);
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
-    // price stays locked. Checked under the hotel's calendar lock, so a PATCH that closes these
+    // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
     // nights either committed before (and is seen here) or waits until this booking has ended.
-    await holdCalendarShared(tx, hotel.id);
     const today = hotelToday(hotel.timezone, now);
     const violation = findRestriction(
       hotel,
@@ -103,7 +101,7 @@ export async function createReservation(
         checkOut: quote.checkOut,
         today,
       },
-      await loadHotelNights(tx, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
+      await loadHotelNightsForWrite(tx, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
     );
     if (violation) {
       throw new AppError('restriction_window', violation.message, {

@@ -1,6 +1,5 @@
 import { hotelToday } from '../../calendar/dates.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
-import { holdCalendarShared } from '../../hotel-calendar/calendar-lock.ts';
+import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
@@ -113,8 +112,6 @@ export async function modifyReservation(
       const asSent = { ...wanted, services: patch.services ?? wanted.services };
       validateStay(hotel, asSent, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
-      // Restrictions and prices are read under the hotel's calendar lock (calendar-lock.ts).
-      await holdCalendarShared(tx, hotel.id);
       const { offers, unavailable } = evaluateStay(
         hotel,
         { ...wanted, today },
@@ -123,7 +120,7 @@ export async function modifyReservation(
           roomTypeId: wanted.roomTypeId,
           ratePlanId: wanted.ratePlanId,
         },
-        await loadHotelNights(tx, hotel, wanted.checkIn, wanted.checkOut, [wanted.roomTypeId]),
+        await loadHotelNightsForWrite(tx, hotel, wanted.checkIn, wanted.checkOut, [wanted.roomTypeId]),
       );
       const offer = offers[0];
       if (!offer) throw noOfferError(unavailable);
