@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('GET /docs: the API reference', () => {
   let t: TestApp;
@@ -93,11 +91,7 @@ describe('GET /docs: the API reference', () => {
   });
 });
 
-describe('GET /docs in a headless browser', {
-  skip:
-    !existsSync(CHROMIUM) &&
-    `${CHROMIUM} is absent: install it (apt-get install -y chromium) to run the browser test`,
-}, () => {
+describe('GET /docs in a headless browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let origin: string;
   before(async () => {
@@ -107,11 +101,7 @@ describe('GET /docs in a headless browser', {
   after(() => t.close());
 
   it('renders every operation with no request leaving this origin and no CSP violation', async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const requests: string[] = [];

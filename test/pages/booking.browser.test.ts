@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { addDays } from '../../src/calendar/dates.ts';
-import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -13,7 +12,8 @@ import {
   seriousA11yViolations,
   skipWithoutChromium,
   startPagesApp,
-} from './browser.ts';
+} from '../helpers/browser.ts';
+import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // /book/{hotel} driven by clicking, as a guest would, in Debian's Chromium.
 

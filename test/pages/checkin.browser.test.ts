@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -12,7 +11,8 @@ import {
   seriousA11yViolations,
   skipWithoutChromium,
   startPagesApp,
-} from './browser.ts';
+} from '../helpers/browser.ts';
+import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // /checkin and /checkin/{session} on a phone: find the booking, the five steps, the verified end.
 

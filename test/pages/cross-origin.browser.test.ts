@@ -5,7 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -14,7 +13,8 @@ import {
   seriousA11yViolations,
   skipWithoutChromium,
   startPagesApp,
-} from './browser.ts';
+} from '../helpers/browser.ts';
+import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // A hotel's own website on another origin books through the public API from the guest's browser
 // (API.md section 1, "browsers"): real CORS in Chromium, preflights included, not just headers

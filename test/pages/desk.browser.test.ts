@@ -4,7 +4,6 @@ import type { Browser, Page } from 'playwright-core';
 import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
 import { SCOPES } from '../../src/operator/scopes.ts';
-import { makeHotel } from '../helpers/test-app.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -15,7 +14,8 @@ import {
   seriousA11yViolations,
   skipWithoutChromium,
   startPagesApp,
-} from './browser.ts';
+} from '../helpers/browser.ts';
+import { makeHotel } from '../helpers/test-app.ts';
 
 // /desk: an operator key → today's arrivals, search, a reservation's details; and, once the
 // endpoints of the other operator work are served, the calendar and cancelling.
