@@ -4,8 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/infra/db/open-database.ts';
 import { createLogger } from '../src/infra/logger.ts';
-import { createRuntime, openDatabase } from '../src/runtime.ts';
+import { createRuntime } from '../src/runtime.ts';
 
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const config = loadConfig({

@@ -38,6 +38,9 @@ export async function buildTestService(root: string, outdir: string): Promise<vo
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    // Modules an entry imports dynamically (the service's, after its configuration and DATA_DIR
+    // checks) stay in chunks of their own, loaded only when reached, as they are from source.
+    splitting: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',

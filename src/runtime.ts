@@ -13,11 +13,9 @@ import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.
 import { type Clock, systemClock } from './infra/clock.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
-import { lockDataDir } from './infra/db/data-dir-lock.ts';
 import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
-import { openEmbeddedDatabase } from './infra/db/pglite.ts';
-import { openPostgresDatabase } from './infra/db/postgres.ts';
+import { openDatabase } from './infra/db/open-database.ts';
 import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
@@ -28,34 +26,6 @@ import type { PaymentProvider } from './payments/payment-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
-
-/**
- * Opens the configured engine. The embedded one is locked to this process first (see
- * data-dir-lock.ts); the lock is released when the database is closed, or the process exits.
- */
-export async function openDatabase(config: Config, options: { inMemory?: boolean } = {}): Promise<Database> {
-  if (config.databaseUrl)
-    return openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize });
-  if (options.inMemory) return openEmbeddedDatabase(null);
-  const lock = await lockDataDir(config.dataDir);
-  let db: Database;
-  try {
-    db = await openEmbeddedDatabase(`${config.dataDir}/pgdata`);
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  return {
-    ...db,
-    async close() {
-      try {
-        await db.close();
-      } finally {
-        lock.release();
-      }
-    },
-  };
-}
 
 /** What outlives its purpose: idempotency keys past their 24 h, quotes expired a day ago unbooked. */
 const HOUSEKEEPING: HousekeepingJob[] = [

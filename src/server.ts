@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { CatalogError } from './catalog/catalog.validate.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirLockedError } from './infra/db/data-dir-lock.ts';
+import { assertDataDirFree, DataDirLockedError } from './infra/db/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
-import { createRuntime, type Runtime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 
 /** Boots the service: config, runtime, listen; SIGTERM lets in-flight requests finish, then exits 0. */
 async function main() {
@@ -18,6 +17,21 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  try {
+    if (!config.databaseUrl) assertDataDirFree(config.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      logger.fatal(error.message);
+      process.exit(error.exitCode);
+    }
+    throw error;
+  }
+  // The rest of the service loads only now: a start refused above (its configuration, a DATA_DIR
+  // in use) takes a tenth of a second instead of the second the whole module graph takes to load.
+  const [{ createRuntime }, { CatalogError }] = await Promise.all([
+    import('./runtime.ts'),
+    import('./catalog/catalog.validate.ts'),
+  ]);
   let runtime: Runtime | undefined;
   let stopping = false;
   /** A signal that arrived during start-up: honoured as soon as there is something to close. */

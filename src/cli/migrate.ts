@@ -8,7 +8,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../runtime.ts';
+import { openDatabase } from '../infra/db/open-database.ts';
 
 try {
   const config = loadConfig(process.env, { requireEncryptionKey: false, requirePublicBaseUrl: false });

@@ -11,11 +11,11 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
 import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
+import { openDatabase } from '../infra/db/open-database.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { operatorKeyHasher } from '../operator/key-secret.ts';
 import { createKey, type KeysDeps, listKeys, revokeKey, rootPrincipal } from '../operator/keys.service.ts';
 import { SCOPES, type Scope } from '../operator/scopes.ts';
-import { openDatabase } from '../runtime.ts';
 
 const USAGE = `usage: npm run operator-key -- create --name NAME --scopes SCOPE[,SCOPE…] [--hotels HOTEL[,HOTEL…]]
        npm run operator-key -- list

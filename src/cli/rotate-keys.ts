@@ -10,7 +10,7 @@ import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
 import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../runtime.ts';
+import { openDatabase } from '../infra/db/open-database.ts';
 import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
 
 try {

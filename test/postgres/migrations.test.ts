@@ -26,6 +26,9 @@ describe('npm run migrate', () => {
       const first = await run(nodeScript('src/cli/migrate.ts'), { DATA_DIR: dataDir });
       assert.equal(first.code, 0, first.stderr);
       assert.deepEqual(appliedBy(first.stdout), await migrationFiles());
+      // PGlite's initdb on the empty DATA_DIR prints nothing: stdout is the CLI's one line (and the
+      // service's stdout, which opens the database the same way, stays JSON log lines only).
+      assert.equal(first.stdout.trim().split('\n').length, 1, first.stdout);
       const second = await run(nodeScript('src/cli/migrate.ts'), { DATA_DIR: dataDir });
       assert.equal(second.code, 0, second.stderr);
       assert.match(second.stdout, /is up to date/);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/runtime.ts';
+import { openDatabase } from '../../src/infra/db/open-database.ts';
 import { DATABASE_URL, needsPostgres, newEncryptionKey } from './support.ts';
 
 describe('the PostgreSQL pool', () => {
