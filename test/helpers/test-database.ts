@@ -6,8 +6,7 @@
  * and the test settings (so a new migration or upgrade makes a new one, never a stale one); a
  * test process starts one PGlite from it, and each test file after the first finds that database
  * emptied back to the template's state (reusedPGlite). The apps of one test file
- * share its database (tests keep apart by unique hotel ids); tests that need an empty database
- * of their own open one.
+ * share its database (tests keep apart by unique hotel ids, or empty the table they are about).
  *
  * PostgreSQL: `npm run test:pg` (scripts/with-pg-database.ts) migrates one template database per
  * run and names it in INNKEEP_TEST_PG_TEMPLATE; each test file creates its own database from it.
@@ -136,17 +135,21 @@ async function emptied(pglite: PGlite): Promise<boolean> {
   }
 }
 
-// An open PGlite keeps its process from exiting, and the test runner waits for every file's
-// process: the database closes after the process's last test. Registered as this module loads,
-// which is while the first test file (or a shard of several) loads, so the hook belongs to the
-// root, not to one test.
-after(async () => {
+/**
+ * Closes the process's PGlite: an open one keeps its process from exiting, and the test runner
+ * waits for every test process. A file run alone closes it after its last test (a root hook,
+ * registered as this module loads, while the file loads); a process of `npm test` calls this after
+ * its last file, since it declares its files one after another and its root hooks run after the
+ * first.
+ */
+export async function closeTestDatabases(): Promise<void> {
   retireFileDatabase?.();
   fileDatabase = undefined;
   const pglite = await sharedPGlite;
   sharedPGlite = undefined;
   await pglite?.close();
-});
+}
+if (!process.env.INNKEEP_TEST_SHARD) after(closeTestDatabases);
 
 /**
  * Starts the next test file of a process that runs several (scripts/run-tests.ts, first hook of
@@ -171,12 +174,6 @@ export function onTestFile(listener: () => Promise<void>): void {
 // A file run in a process of its own starts here. In a shard of several files
 // (scripts/run-tests.ts sets INNKEEP_TEST_SHARD), each file's suite calls beginTestFile instead.
 if (!process.env.INNKEEP_TEST_SHARD) before(beginTestFile);
-
-/** A fresh, migrated, in-memory PGlite database of its own. */
-export async function openTestEmbeddedDatabase(): Promise<Database> {
-  template ??= migratedDataDir();
-  return embeddedDatabase(await createPGlite(null, await template));
-}
 
 async function migratedDataDir(): Promise<Blob> {
   const file = path.join(CACHE_DIR, `pglite-migrated-${await templateKey()}.tar`);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { testDatabaseUrl, testFileEmbeddedDatabase } from '../../../test/helpers/test-database.ts';
 import type { Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openEmbeddedDatabase } from '../db/pglite.ts';
 import { openPostgresDatabase } from '../db/postgres.ts';
 import { constraintProblem, violatedConstraint } from './database-problems.ts';
 
@@ -11,10 +10,9 @@ import { constraintProblem, violatedConstraint } from './database-problems.ts';
 describe('database refusals mapped to problems', () => {
   let db: Database;
   before(async () => {
-    db = process.env.DATABASE_URL
-      ? openPostgresDatabase({ url: process.env.DATABASE_URL, poolSize: 2 })
-      : await openEmbeddedDatabase(null);
-    await migrate(db);
+    // The test file's own migrated database (test/helpers/test-database.ts).
+    const url = await testDatabaseUrl();
+    db = url ? openPostgresDatabase({ url, poolSize: 2 }) : await testFileEmbeddedDatabase();
   });
   after(() => db.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { openTestEmbeddedDatabase, testDatabaseUrl } from '../../../test/helpers/test-database.ts';
+import { testDatabaseUrl, testFileEmbeddedDatabase } from '../../../test/helpers/test-database.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPostgresDatabase } from '../db/postgres.ts';
@@ -12,7 +12,7 @@ describe('idempotency keys: claim, takeover and fencing', () => {
   let db: Database;
   before(async () => {
     const url = await testDatabaseUrl();
-    db = url ? openPostgresDatabase({ url, poolSize: 4 }) : await openTestEmbeddedDatabase();
+    db = url ? openPostgresDatabase({ url, poolSize: 4 }) : await testFileEmbeddedDatabase();
     await migrate(db); // a no-op on the migrated copies; DATABASE_URL set by hand may be empty
   });
   after(() => db.close());
