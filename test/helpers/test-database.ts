@@ -16,19 +16,22 @@
  * the first hook of each file, closes the previous file's database and lets the next one make
  * its own, on either engine.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from '../../src/infra/db/database.ts';
 import { migrate, migrationFiles } from '../../src/infra/db/migrate.ts';
 import { createPGlite, embeddedDatabase } from '../../src/infra/db/pglite.ts';
 
+const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'innkeep-test');
 
@@ -222,7 +225,10 @@ export async function seededDataDir(prefix: string, subdir?: string): Promise<st
   seedDir ??= migratedDirectory();
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
   const dataDir = subdir ? path.join(dir, subdir) : dir;
-  await cp(await seedDir, path.join(dataDir, 'pgdata'), { recursive: true });
+  await mkdir(dataDir, { recursive: true });
+  // cp(1), not fs.cp: the data directory is a thousand files, which fs.cp copies one await at a
+  // time in about a CPU second; cp takes a twentieth of that.
+  await execFileAsync('cp', ['-R', await seedDir, path.join(dataDir, 'pgdata')]);
   return dir;
 }
 
