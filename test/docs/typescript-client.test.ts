@@ -7,11 +7,12 @@ import { CLIENT_DIR, clientTypesOf } from '../../scripts/client-types.ts';
 import { buildOpenApiDocument } from '../../scripts/openapi-document.ts';
 import { stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { testFileEmbeddedDatabase } from '../helpers/test-database.ts';
 
 describe('the OpenAPI document and the generated TypeScript client', () => {
   let document: Record<string, unknown>;
   before(async () => {
-    document = await buildOpenApiDocument();
+    document = await buildOpenApiDocument(await testFileEmbeddedDatabase());
   });
 
   it('are up to date with the routes (else run `npm run client:generate`)', async () => {
