@@ -9,9 +9,11 @@
  * Why: a test process spends about five CPU seconds before its first test (loading the service's
  * modules through tsx, compiling PGlite's WebAssembly and opening it, compiling the OpenAPI
  * checker), and the suite has about eighty files: one process per file spent most of `npm test`
- * on start-up. Files are packed into SHARDS processes by their recorded times
- * (seconds in test/weights.json, per engine; the longest first, each into the lightest shard) and the test runner runs
- * `--test-concurrency` of them at once.
+ * on start-up. So the suite runs in one test process per core (TEST_CONCURRENCY to change it),
+ * each taking the next file from a shared queue when it finishes the last: the longest files first
+ * (by the seconds recorded in test/weights.json, per engine), so the processes end together. More
+ * processes than cores was measured slower on the 2-core machine: each costs its start-up again,
+ * and three or four at once took more CPU in all than two.
  *
  * Each file still runs as if alone: it is imported inside a suite named after it, so its
  * top-level hooks are that suite's (its `after` runs when its own tests end, not the shard's), and
@@ -30,12 +32,6 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEIGHTS = path.join(ROOT, 'test', 'weights.json');
 const SHARD_DIR = path.join(ROOT, 'node_modules', '.cache', 'innkeep-test', `shards-${process.pid}`);
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? Math.max(2, availableParallelism()));
-/**
- * One shard per process at once: each further process costs its start-up again, and on a two-core
- * machine three or four processes at once took more CPU in all than two (measured: 2 shards 154 s,
- * 6 shards 165 s, 3 at once 166 s, 4 at once 178 s). The recorded times keep the shards even.
- */
-const SHARDS = Number(process.env.TEST_SHARDS ?? CONCURRENCY);
 
 const args = process.argv.slice(2);
 const writeWeights = args.includes('--write-weights');
@@ -75,7 +71,7 @@ const weightOf = (file: string) => weights[file] ?? typical;
 // Longest first: the processes take files from this queue as they finish the last, so they end
 // together whatever the machine (a file claims its place by creating a marker file, atomically).
 const queue = [...files].sort((a, b) => weightOf(b) - weightOf(a));
-const PROCESSES = Math.min(SHARDS, files.length);
+const PROCESSES = Math.min(CONCURRENCY, files.length);
 
 await mkdir(SHARD_DIR, { recursive: true });
 // The processes tests start run the service and CLIs compiled once here (see test-service-build.ts).
