@@ -26,7 +26,8 @@ import path from 'node:path';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildTestService, TEST_BUILD_ENV } from './test-service-build.ts';
+import { TEST_BUILD_ENV, TEST_SHARD_ENV } from '../test/helpers/test-run-env.ts';
+import { buildTestService } from './test-service-build.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEIGHTS = path.join(ROOT, 'test', 'weights.json');
@@ -79,7 +80,7 @@ const BUILD_DIR = path.join(SHARD_DIR, 'service');
 await buildTestService(ROOT, BUILD_DIR);
 process.env[TEST_BUILD_ENV] = BUILD_DIR;
 // Tells test-database.ts that each file's suite begins the file (no root-level database to make).
-process.env.INNKEEP_TEST_SHARD = '1';
+process.env[TEST_SHARD_ENV] = '1';
 const database = pathToFileURL(path.join(ROOT, 'test', 'helpers', 'test-database.ts')).href;
 const CLAIMS = path.join(SHARD_DIR, 'claims');
 await mkdir(CLAIMS);

@@ -17,9 +17,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** The environment variable naming the folder of the compiled entries (read by test/helpers/node-command.ts). */
-export const TEST_BUILD_ENV = 'INNKEEP_TEST_BUILD';
-
 const ENTRIES = [
   'src/server.ts',
   'src/cli/migrate.ts',

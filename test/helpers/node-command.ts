@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TEST_BUILD_ENV } from './test-run-env.ts';
 
 /**
  * The node arguments tests start the service's own scripts with: TypeScript through tsx, as
@@ -15,7 +16,7 @@ const NODE_TS = ['--liftoff-only', '--import', 'tsx'];
  * `npm start` itself is tested as it is, by test/hardening/npm-start.test.ts.
  */
 export function nodeScript(script: string): string[] {
-  const build = process.env.INNKEEP_TEST_BUILD;
+  const build = process.env[TEST_BUILD_ENV];
   if (!build) return [...NODE_TS, script];
   const bundle = path.join(build, path.relative('src', script).replace(/\.ts$/, '.mjs'));
   return ['--liftoff-only', bundle];

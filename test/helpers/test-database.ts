@@ -30,6 +30,7 @@ import pg from 'pg';
 import type { Database } from '../../src/infra/db/database.ts';
 import { migrate, migrationFiles } from '../../src/infra/db/migrate.ts';
 import { createPGlite, embeddedDatabase } from '../../src/infra/db/pglite.ts';
+import { TEST_SHARD_ENV } from './test-run-env.ts';
 
 const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -152,7 +153,7 @@ export async function closeTestDatabases(): Promise<void> {
   sharedPGlite = undefined;
   await pglite?.close();
 }
-if (!process.env.INNKEEP_TEST_SHARD) after(closeTestDatabases);
+if (!process.env[TEST_SHARD_ENV]) after(closeTestDatabases);
 
 /**
  * Starts the next test file of a process that runs several (scripts/run-tests.ts, first hook of
@@ -175,8 +176,8 @@ export function onTestFile(listener: () => Promise<void>): void {
 }
 
 // A file run in a process of its own starts here. In a shard of several files
-// (scripts/run-tests.ts sets INNKEEP_TEST_SHARD), each file's suite calls beginTestFile instead.
-if (!process.env.INNKEEP_TEST_SHARD) before(beginTestFile);
+// (scripts/run-tests.ts sets TEST_SHARD_ENV), each file's suite calls beginTestFile instead.
+if (!process.env[TEST_SHARD_ENV]) before(beginTestFile);
 
 async function migratedDataDir(): Promise<Blob> {
   const file = path.join(CACHE_DIR, `pglite-migrated-${await templateKey()}.tar`);
