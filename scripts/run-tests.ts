@@ -99,12 +99,14 @@ import { openSync, closeSync } from 'node:fs';
 import { before, describe } from 'node:test';
 import { beginTestFile, closeTestDatabases } from ${JSON.stringify(database)};
 const queue = ${JSON.stringify(entries)};
-/** The next file no process has taken: its marker is created by exactly one of them. */
+/** The next file no process has taken: its marker is created by exactly one of them. Files are
+ * taken in queue order, so every one before this process's last is taken already. */
+let next = 0;
 function claim(): number | undefined {
-  for (let i = 0; i < queue.length; i++) {
+  for (; next < queue.length; next++) {
     try {
-      closeSync(openSync(${JSON.stringify(CLAIMS)} + '/' + i, 'wx'));
-      return i;
+      closeSync(openSync(${JSON.stringify(CLAIMS)} + '/' + next, 'wx'));
+      return next++;
     } catch {}
   }
   return undefined;

@@ -17,13 +17,17 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  try {
-    if (!config.databaseUrl) assertDataDirFree(config.dataDir);
-  } catch (error) {
+  /** Another process holds DATA_DIR: found before the modules load, or when the lock is taken. */
+  const exitIfDataDirLocked = (error: unknown) => {
     if (error instanceof DataDirLockedError) {
       logger.fatal(error.message);
       process.exit(error.exitCode);
     }
+  };
+  try {
+    if (!config.databaseUrl) assertDataDirFree(config.dataDir);
+  } catch (error) {
+    exitIfDataDirLocked(error);
     throw error;
   }
   // The rest of the service loads only now: a start refused above (its configuration, a DATA_DIR
@@ -74,10 +78,7 @@ async function main() {
       logger.fatal(`catalogue refused: ${error.message}`);
       process.exit(78);
     }
-    if (error instanceof DataDirLockedError) {
-      logger.fatal(error.message);
-      process.exit(error.exitCode);
-    }
+    exitIfDataDirLocked(error);
     logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }

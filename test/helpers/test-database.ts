@@ -30,6 +30,7 @@ import pg from 'pg';
 import type { Database } from '../../src/infra/db/database.ts';
 import { migrate, migrationFiles } from '../../src/infra/db/migrate.ts';
 import { createPGlite, embeddedDatabase } from '../../src/infra/db/pglite.ts';
+import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { TEST_SHARD_ENV } from './test-run-env.ts';
 
 const execFileAsync = promisify(execFile);
@@ -257,6 +258,17 @@ async function templateKey(): Promise<string> {
     hash.update(name).update(await readFile(path.join(migrations, name)));
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * This test file's migrated database on the suite's engine, for tests below the HTTP layer: a pool
+ * on its PostgreSQL copy under `npm run test:pg`, else its embedded one. Close it when done.
+ */
+export async function testFileDatabase(poolSize = 4): Promise<Database> {
+  const url = await testDatabaseUrl();
+  const db = url ? openPostgresDatabase({ url, poolSize }) : await testFileEmbeddedDatabase();
+  await migrate(db); // a no-op on the migrated copies; a DATABASE_URL set by hand may be empty
+  return db;
 }
 
 /**

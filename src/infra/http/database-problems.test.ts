@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { testDatabaseUrl, testFileEmbeddedDatabase } from '../../../test/helpers/test-database.ts';
+import { testFileDatabase } from '../../../test/helpers/test-database.ts';
 import type { Database } from '../db/database.ts';
-import { openPostgresDatabase } from '../db/postgres.ts';
 import { constraintProblem, violatedConstraint } from './database-problems.ts';
 
 /** Runs on the suite's engine: PostgreSQL when DATABASE_URL is set, else PGlite. */
 describe('database refusals mapped to problems', () => {
   let db: Database;
   before(async () => {
-    // The test file's own migrated database (test/helpers/test-database.ts).
-    const url = await testDatabaseUrl();
-    db = url ? openPostgresDatabase({ url, poolSize: 2 }) : await testFileEmbeddedDatabase();
+    db = await testFileDatabase(2);
   });
   after(() => db.close());
 

@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { testDatabaseUrl, testFileEmbeddedDatabase } from '../../../test/helpers/test-database.ts';
+import { testFileDatabase } from '../../../test/helpers/test-database.ts';
 import type { Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openPostgresDatabase } from '../db/postgres.ts';
 import { idempotencyRepository as keys } from './idempotency.repository.ts';
 
 /** Runs on the suite's engine (a migrated database of this file's own): PostgreSQL when DATABASE_URL is set, else PGlite. */
 describe('idempotency keys: claim, takeover and fencing', () => {
   let db: Database;
   before(async () => {
-    const url = await testDatabaseUrl();
-    db = url ? openPostgresDatabase({ url, poolSize: 4 }) : await testFileEmbeddedDatabase();
-    await migrate(db); // a no-op on the migrated copies; DATABASE_URL set by hand may be empty
+    db = await testFileDatabase();
   });
   after(() => db.close());
 
