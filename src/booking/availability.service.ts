@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { loadHotelNights } from '../hotel-calendar/calendar.service.ts';
 import { NightStore } from '../hotel-calendar/night-store.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
+import { finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
 import { quoteRepository } from './quote.repository.ts';
@@ -147,7 +148,16 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
 }
 
 /** Prices one (room type, rate plan) for a stay and locks that price for QUOTE_TTL_SECONDS. */
-export async function createQuote(ctx: BookingContext, body: QuoteRequest): Promise<QuoteResponse> {
+/**
+ * Prices the stay and stores the quote. With `options.beforeCommit` (an idempotent request) the
+ * insert runs in a transaction that the caller's work joins, so the stored response and the
+ * quote commit together; without it the single INSERT is its own transaction.
+ */
+export async function createQuote(
+  ctx: BookingContext,
+  body: QuoteRequest,
+  options: WriteOptions<QuoteResponse> = {},
+): Promise<QuoteResponse> {
   const { req, hotel, now, today } = prepareStay(ctx, body);
   const { offers, unavailable } = await evaluate(ctx, hotel, req, today, {
     roomTypeId: req.roomTypeId,
@@ -169,10 +179,13 @@ export async function createQuote(ctx: BookingContext, body: QuoteRequest): Prom
     includedTaxes: offer.price.includedTaxes,
     cancellationPolicy: offer.price.cancellationPolicy,
   };
-  await quoteRepository.insert(
-    ctx.db,
-    { ...quote, nightly: offer.price.nightly } as QuoteResponse,
-    expiresAt,
-  );
-  return quote;
+  const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
+  if (!options.beforeCommit) {
+    await quoteRepository.insert(ctx.db, stored, expiresAt);
+    return quote;
+  }
+  return ctx.db.transaction(async (tx) => {
+    await quoteRepository.insert(tx, stored, expiresAt);
+    return finishWrite(tx, quote, options);
+  });
 }

@@ -111,7 +111,11 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await createQuote(ctx, request.body)),
+    async (request, reply) => {
+      // With a key, the stored response commits with the quote (a retry never makes a second one).
+      const answer = atomicReply(request, reply, (quote: QuoteResponse) => ({ status: 201, payload: quote }));
+      return answer.send(await createQuote(ctx, request.body, answer));
+    },
   );
 
   app.post(

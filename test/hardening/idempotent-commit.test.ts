@@ -11,6 +11,7 @@ import {
   quoteOk,
   type Response,
   recordingPayments,
+  requestQuote,
   reserve,
   roomsLeft,
   stay,
@@ -52,7 +53,7 @@ let t: TestApp;
 
 before(async () => {
   t = await startTestApp({
-    hotels: Array.from({ length: 15 }, () => {
+    hotels: Array.from({ length: 18 }, () => {
       const hotel = makeHotel();
       hotels.push(hotel);
       return hotel;
@@ -82,6 +83,26 @@ async function dbVersion(code: string): Promise<number> {
 }
 
 const CASES: Record<string, () => Promise<Case>> = {
+  async 'POST /booking/quote'() {
+    const { hotel, body } = stayAt('flex');
+    return {
+      send: (headers) => requestQuote(t, body, headers),
+      status: 201,
+      async verify(final) {
+        // One quote in all: the answer's, and a replay of it still books.
+        const { rows } = await t.db.query<{ id: string }>('SELECT id FROM quotes WHERE hotel_id = $1', [
+          hotel.id,
+        ]);
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          [final.id],
+        );
+        const booked = await reserve(t, final.id);
+        assert.equal(booked.statusCode, 201, booked.body);
+      },
+    };
+  },
+
   async 'POST /booking/reservations (prepaid)'() {
     const { hotel, body } = stayAt('nonref');
     const quote = await quoteOk(t, body);
