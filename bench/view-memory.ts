@@ -6,8 +6,9 @@
  * `node --expose-gc --import tsx bench/view-memory.ts`; `npm run bench` runs it as the `view` section.
  */
 import { addDays, hotelToday } from '../src/calendar/dates.ts';
-import { applyCatalog, CatalogStore } from '../src/catalog/catalog.service.ts';
+import { CatalogStore } from '../src/catalog/catalog.service.ts';
 import { parseCatalog } from '../src/catalog/catalog.validate.ts';
+import { applyCatalog } from '../src/hotel-calendar/apply-catalog.ts';
 import { NightStore } from '../src/hotel-calendar/night-store.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';

@@ -33,42 +33,6 @@ export const catalogRepository = {
     );
   },
 
-  /**
-   * Nights from `fromNight` on where the new count would be below the rooms already sold. A night
-   * the operator calendar gives its own rooms (`calendar_overrides.rooms`) is governed by that, not
-   * by the count; a room type dropped from the file stops selling and keeps its sold nights.
-   */
-  async oversoldNights(tx: Executor, hotel: Hotel, fromNight: string) {
-    const { rows } = await tx.query<{ room_type_id: string; night: string; sold: number; count: number }>(
-      `SELECT i.room_type_id, i.night, i.sold, r.count
-       FROM inventory i JOIN room_types r ON r.hotel_id = i.hotel_id AND r.id = i.room_type_id
-       LEFT JOIN calendar_overrides o
-         ON o.hotel_id = i.hotel_id AND o.room_type_id = i.room_type_id AND o.night = i.night
-       WHERE i.hotel_id = $1 AND i.night >= $2 AND r.active AND o.rooms IS NULL AND i.sold > r.count
-       ORDER BY i.room_type_id, i.night LIMIT 20`,
-      [hotel.id, fromNight],
-    );
-    return rows;
-  },
-
-  /**
-   * Totals follow the catalogue: the count, or the calendar's rooms where it names them. A removed
-   * room type's nights keep only the rooms sold (nothing more sells; cancellations still release).
-   * A changed row's `version` moves with it, as with every change of inventory (night-store.ts).
-   */
-  async syncInventoryTotals(tx: Executor, hotelId: string, fromNight: string): Promise<void> {
-    const total = `CASE WHEN r.active THEN coalesce((SELECT o.rooms FROM calendar_overrides o
-        WHERE o.hotel_id = i.hotel_id AND o.room_type_id = i.room_type_id AND o.night = i.night), r.count)
-      ELSE least(i.total, i.sold) END`;
-    await tx.query(
-      `UPDATE inventory i SET total = ${total}, version = i.version + 1
-       FROM room_types r
-       WHERE r.hotel_id = i.hotel_id AND r.id = i.room_type_id AND i.hotel_id = $1 AND i.night >= $2
-         AND i.total <> ${total}`,
-      [hotelId, fromNight],
-    );
-  },
-
   async loadAll(db: Executor): Promise<StoredHotel[]> {
     const { rows } = await db.query<{ definition: Hotel; revision: number }>(
       'SELECT definition, revision FROM hotels ORDER BY id',

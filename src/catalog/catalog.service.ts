@@ -1,37 +1,9 @@
-import { addDays, hotelToday } from '../calendar/dates.ts';
+import { hotelToday } from '../calendar/dates.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';
 import type { Hotel } from './catalog.schema.ts';
-import { CatalogError } from './catalog.validate.ts';
 import { expandYearlyPeriods } from './recurrence.ts';
-
-/**
- * Loads catalogue hotels into the database by id, in one transaction. Never deletes: a room type
- * dropped from the file stops selling, and a count below rooms already sold refuses the load.
- */
-export async function applyCatalog(db: Database, hotels: Hotel[], now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (const hotel of hotels) {
-      await repo.upsertHotel(tx, hotel);
-      await repo.upsertRoomTypes(tx, hotel);
-      // Past nights keep the count they were sold under; yesterday is kept for late-night arrivals.
-      const fromNight = addDays(hotelToday(hotel.timezone, now), -1);
-      const oversold = await repo.oversoldNights(tx, hotel, fromNight);
-      if (oversold.length > 0) {
-        throw new CatalogError(
-          oversold
-            .map(
-              (o) =>
-                `hotels/${hotel.id}/roomTypes/${o.room_type_id}/count: ${o.count} is below the ${o.sold} rooms already sold on ${o.night}`,
-            )
-            .join('\n'),
-        );
-      }
-      await repo.syncInventoryTotals(tx, hotel.id, fromNight);
-    }
-  });
-}
 
 /**
  * The catalogue in memory: pricing reads it on every search, so it must not cost a query. It holds

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { applyCatalog } from '../../src/catalog/catalog.service.ts';
 import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
+import { applyCatalog } from '../../src/hotel-calendar/apply-catalog.ts';
 import type { ChargeRequest, PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createTestPaymentProvider } from '../../src/payments/test-provider.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
