@@ -24,7 +24,19 @@ export interface ViewMemory {
   loadSeconds: number;
 }
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
+/**
+ * Collects garbage until the figure settles: array buffers (PGlite's query results among them) are
+ * freed by finalisers after a collection, so one `gc()` can leave a start-up's buffers counted in
+ * "before" and gone by "after", which once reported a view of negative size.
+ */
+async function settle(): Promise<void> {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) return;
+  for (let i = 0; i < 4; i++) {
+    collect();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 export async function measureViewMemory(hotels = 50, types = 50): Promise<ViewMemory> {
   const db = await openEmbeddedDatabase(null);
@@ -39,7 +51,7 @@ export async function measureViewMemory(hotels = 50, types = 50): Promise<ViewMe
     const catalog = new CatalogStore(db);
     await catalog.refresh();
     const store = NightStore.of(db);
-    gc();
+    await settle();
     const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
     const before = used();
     const started = performance.now();
@@ -63,7 +75,7 @@ export async function measureViewMemory(hotels = 50, types = 50): Promise<ViewMe
       }
     }
     const loadSeconds = (performance.now() - started) / 1000;
-    gc();
+    await settle();
     const heapBytes = used() - before;
     return { hotels, roomTypes: types, nights, arrayBytes: store.bytes(), heapBytes, loadSeconds };
   } finally {

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
-import { nodeScript } from '../helpers/node-command.ts';
+import { startService } from '../helpers/service-process.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARGET_CREATED = 40;
 
 interface Booked {
@@ -20,39 +17,6 @@ interface Booked {
   checkIn: string;
   checkOut: string;
   rooms: number;
-}
-
-/** Starts the real service (`nodeScript('src/server.ts')`) and resolves with its port. */
-function startService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, nodeScript('src/server.ts'), {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const port = /"port":(\d+)[^\n]*listening on/.exec(out)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(port) });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited (${code}) before listening:\n${out}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 async function post(port: number, path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -156,7 +120,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);
-    await exited(first.child);
+    await first.exited;
     const confirmed = [...created];
 
     // Restart on the same data directory: it must start, and every answered reservation must work.
@@ -174,8 +138,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
         assert.equal(res.body.status, 'cancelled');
       }
     } finally {
-      second.child.kill('SIGTERM');
-      await exited(second.child);
+      await second.stop();
     }
 
     const db = await openEmbeddedDatabase(join(dir, 'data', 'pgdata'));
@@ -247,7 +210,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
       first.child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
-      await exited(first.child);
+      await first.exited;
 
       // As if the 60 s claim of a request cut short before its commit had passed.
       const offline = await openEmbeddedDatabase(join(keyed, 'data', 'pgdata'));
@@ -270,8 +233,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
           request.code = String(retry.body.id);
         }
       } finally {
-        second.child.kill('SIGTERM');
-        await exited(second.child);
+        await second.stop();
       }
 
       const db = await openEmbeddedDatabase(join(keyed, 'data', 'pgdata'));

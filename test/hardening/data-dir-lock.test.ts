@@ -11,8 +11,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATA_DIR_LOCKED_EXIT_CODE, LOCK_FILE } from '../../src/infra/db/data-dir-lock.ts';
 import { nodeScript } from '../helpers/node-command.ts';
+import { http, ROOT, run, type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
-import { http, ROOT, run, type ServiceProcess, startService } from '../postgres/support.ts';
 
 /** The year of the next 10 March at least a week away, which no demo season or restriction covers. */
 const weekAhead = new Date(Date.now() + 7 * 86_400_000).toISOString();

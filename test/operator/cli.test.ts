@@ -5,8 +5,8 @@ import { rm } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { nodeScript } from '../helpers/node-command.ts';
+import { ROOT } from '../helpers/service-process.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
-import { ROOT } from '../postgres/support.ts';
 
 const run = promisify(execFile);
 
