@@ -147,11 +147,11 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
   };
 }
 
-/** Prices one (room type, rate plan) for a stay and locks that price for QUOTE_TTL_SECONDS. */
 /**
- * Prices the stay and stores the quote. With `options.beforeCommit` (an idempotent request) the
- * insert runs in a transaction that the caller's work joins, so the stored response and the
- * quote commit together; without it the single INSERT is its own transaction.
+ * Prices one (room type, rate plan) for a stay and stores the quote, which locks that price for
+ * QUOTE_TTL_SECONDS. With `options.beforeCommit` (an idempotent request) the insert runs in a
+ * transaction that the caller's work joins, so the stored response and the quote commit together;
+ * without it the single INSERT is its own transaction.
  */
 export async function createQuote(
   ctx: BookingContext,
