@@ -1,6 +1,7 @@
 /**
- * Helpers for the PostgreSQL production tests: a scratch database, spawned service processes, a
- * TCP proxy that can cut the database off, and a small HTTP client over real sockets.
+ * Helpers for the PostgreSQL production tests: this file's database, a scratch database, a TCP
+ * proxy that can cut the database off, and (re-exported from test/helpers/service-process.ts)
+ * spawned service processes and a small HTTP client over real sockets.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
