@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { testFileEmbeddedDatabase } from '../../test/helpers/test-database.ts';
+import { testFileDatabase } from '../../test/helpers/test-database.ts';
 import type { Clock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { keyringOf, SigningKeyStore } from './signing.service.ts';
@@ -11,9 +11,12 @@ const clock: Clock = { now: () => new Date() };
 const KEYRING = 'test-keyring';
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
-/** The file's migrated database, with no signing key yet (each test starts as a first start). */
+/**
+ * The file's migrated database on the suite's engine (a pool on PostgreSQL, where the two opens of
+ * the first test really race), with no signing key yet: each test starts as a first start.
+ */
 async function setup() {
-  const db = await testFileEmbeddedDatabase();
+  const db = await testFileDatabase();
   await db.query('DELETE FROM signing_keys');
   const encryptor = createEncryptor(randomBytes(32));
   return { db, encryptor };
