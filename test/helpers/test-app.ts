@@ -6,12 +6,11 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/infra/clock.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { openApiResponseChecker } from './openapi-responses.ts';
-import { testDatabaseUrl, testFileEmbeddedDatabase } from './test-database.ts';
+import { testDatabaseUrl, testFileDatabase } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
 export class TestClock implements Clock {
@@ -79,9 +78,8 @@ export async function startTestApp(
       },
     }),
   );
-  const db = config.databaseUrl
-    ? openPostgresDatabase({ url: config.databaseUrl, poolSize: config.dbPoolSize })
-    : await testFileEmbeddedDatabase();
+  // The same engine and database as DATABASE_URL above; the runtime migrates it.
+  const db = await testFileDatabase(config.dbPoolSize, { migrate: false });
   const clock = new TestClock();
   const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
   const runtime = await createRuntime(config, logger, {

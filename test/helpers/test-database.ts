@@ -264,10 +264,14 @@ async function templateKey(): Promise<string> {
  * This test file's migrated database on the suite's engine, for tests below the HTTP layer: a pool
  * on its PostgreSQL copy under `npm run test:pg`, else its embedded one. Close it when done.
  */
-export async function testFileDatabase(poolSize = 4): Promise<Database> {
+export async function testFileDatabase(
+  poolSize = 4,
+  options: { /** false when the caller migrates it (the runtime does) */ migrate?: boolean } = {},
+): Promise<Database> {
   const url = await testDatabaseUrl();
   const db = url ? openPostgresDatabase({ url, poolSize }) : await testFileEmbeddedDatabase();
-  await migrate(db); // a no-op on the migrated copies; a DATABASE_URL set by hand may be empty
+  // A no-op on the migrated copies; a DATABASE_URL set by hand may name an empty database.
+  if (options.migrate !== false) await migrate(db);
   return db;
 }
 
