@@ -14,6 +14,7 @@ import { applyCatalog } from './hotel-calendar/apply-catalog.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
+import type { DataDirLock } from './infra/db/data-dir-lock.ts';
 import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDatabase } from './infra/db/open-database.ts';
@@ -69,10 +70,12 @@ export async function createRuntime(
     payments?: PaymentProvider;
     /** Where a PostgreSQL deployment's bootstrap operator key is printed (default: standard error). */
     stderr?: NodeJS.WritableStream;
+    /** The embedded DATA_DIR's lock, when the caller took it already (server.ts does, first). */
+    dataDirLock?: DataDirLock;
   } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
-  const db = overrides.db ?? (await openDatabase(config));
+  const db = overrides.db ?? (await openDatabase(config, { lock: overrides.dataDirLock }));
   try {
     const applied = await migrate(db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');

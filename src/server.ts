@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from './config.ts';
-import { assertDataDirFree, DataDirLockedError } from './infra/db/data-dir-lock.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './infra/db/data-dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -17,18 +17,18 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  /** Another process holds DATA_DIR: found before the modules load, or when the lock is taken. */
-  const exitIfDataDirLocked = (error: unknown) => {
+  // The embedded DATA_DIR is taken first and handed to the runtime, so a start beside a running one
+  // (or the losers of several racing for a stale lock) is refused before the rest loads.
+  let dataDirLock: DataDirLock | undefined;
+  try {
+    if (!config.databaseUrl) dataDirLock = await lockDataDir(config.dataDir);
+  } catch (error) {
     if (error instanceof DataDirLockedError) {
       logger.fatal(error.message);
       process.exit(error.exitCode);
     }
-  };
-  try {
-    if (!config.databaseUrl) assertDataDirFree(config.dataDir);
-  } catch (error) {
-    exitIfDataDirLocked(error);
-    throw error;
+    logger.fatal({ err: error }, 'start-up failed: DATA_DIR could not be locked');
+    process.exit(1);
   }
   // The rest of the service loads only now: a start refused above (its configuration, a DATA_DIR
   // in use) takes a tenth of a second instead of the second the whole module graph takes to load.
@@ -72,13 +72,12 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   try {
-    runtime = await createRuntime(config, logger);
+    runtime = await createRuntime(config, logger, { dataDirLock });
   } catch (error) {
     if (error instanceof CatalogError) {
       logger.fatal(`catalogue refused: ${error.message}`);
       process.exit(78);
     }
-    exitIfDataDirLocked(error);
     logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }

@@ -85,16 +85,6 @@ function isStale(owner: Partial<LockOwner>): boolean {
 }
 
 /**
- * Throws `DataDirLockedError` when a live process holds `dataDir`, without taking the lock. The
- * service calls it before it loads the rest of its modules, so a start beside a running one is
- * refused in a tenth of a second instead of one; `lockDataDir` still decides, later.
- */
-export function assertDataDirFree(dataDir: string): void {
-  const owner = readOwner(path.join(dataDir, LOCK_FILE));
-  if (owner !== null && !isStale(owner)) throw new DataDirLockedError(dataDir, owner);
-}
-
-/**
  * Takes the lock on `dataDir`, or throws `DataDirLockedError` naming the pid that holds it. A lock
  * left by a process that is gone (`kill -9`, a power cut) is taken over.
  */
