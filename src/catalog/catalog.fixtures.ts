@@ -1,4 +1,7 @@
-/** Catalogue documents for the catalogue's unit tests. */
+/** Catalogue documents for the catalogue's unit tests, and how they are refused. */
+import assert from 'node:assert/strict';
+import { CatalogError, parseCatalog } from './catalog.validate.ts';
+
 // biome-ignore lint/suspicious/noExplicitAny: tests edit the document freely, into shapes no type allows.
 export type Json = any;
 
@@ -27,4 +30,16 @@ export function catalogue(): Json {
       },
     ],
   };
+}
+
+/** The problems `parseCatalog` refuses `json` with, each of them also in the error's message. */
+export function problemsOf(json: unknown): string[] {
+  try {
+    parseCatalog(json);
+  } catch (error) {
+    assert.ok(error instanceof CatalogError);
+    for (const problem of error.problems) assert.ok(error.message.includes(problem), problem);
+    return error.problems;
+  }
+  assert.fail('expected a CatalogError');
 }

@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { catalogue } from './catalog.fixtures.ts';
+import { catalogue, problemsOf } from './catalog.fixtures.ts';
 import { CatalogError, parseCatalog } from './catalog.validate.ts';
-
-function problemsOf(json: unknown): string[] {
-  try {
-    parseCatalog(json);
-  } catch (error) {
-    assert.ok(error instanceof CatalogError);
-    for (const problem of error.problems) assert.ok(error.message.includes(problem), problem);
-    return error.problems;
-  }
-  assert.fail('expected a CatalogError');
-}
 
 describe('parseCatalog: defaults', () => {
   it('fills every optional field', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
 import { evaluateStay, type StayRequest } from './availability.ts';
+import { bareHotel } from './hotel.fixtures.ts';
 import { priceStay } from './pricing.ts';
 
 function ratePlan(id: string, prices: RatePlan['prices']): RatePlan {
@@ -18,14 +19,7 @@ function ratePlan(id: string, prices: RatePlan['prices']): RatePlan {
 }
 
 function hotel(overrides: Partial<Hotel> = {}): Hotel {
-  return {
-    id: 'harbour-view',
-    name: 'Harbour View',
-    timezone: 'Europe/Lisbon',
-    currency: 'EUR',
-    checkInTime: '15:00',
-    checkOutTime: '11:00',
-    maxDaysBeforeArrival: 500,
+  return bareHotel({
     roomTypes: [
       { id: 'single', name: 'Single Room', count: 8, maxAdults: 1, maxChildren: 0, maxOccupancy: 1 },
       { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
@@ -44,10 +38,8 @@ function hotel(overrides: Partial<Hotel> = {}): Hotel {
       ratePlan('bb', { suite: { base: 29000 } }),
     ],
     services: [{ id: 'breakfast', name: 'Breakfast', pricing: 'per_guest_per_night', amount: 1500 }],
-    taxes: [],
-    restrictions: [],
     ...overrides,
-  };
+  });
 }
 
 function request(overrides: Partial<StayRequest> = {}): StayRequest {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
+import { bareHotel } from './hotel.fixtures.ts';
 import type { PriceLine, StayPrice, StayToPrice } from './pricing.ts';
 
 /** The hotel, rate plans and stays the pricing unit tests start from, and their checks. */
@@ -19,14 +20,7 @@ export function ratePlan(overrides: Partial<RatePlan> = {}): RatePlan {
 
 /** The API.md section 6 example hotel, trimmed to what each test needs. */
 export function hotel(overrides: Partial<Hotel> = {}): Hotel {
-  return {
-    id: 'harbour-view',
-    name: 'Harbour View',
-    timezone: 'Europe/Lisbon',
-    currency: 'EUR',
-    checkInTime: '15:00',
-    checkOutTime: '11:00',
-    maxDaysBeforeArrival: 500,
+  return bareHotel({
     roomTypes: [
       { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
       { id: 'family', name: 'Family Room', count: 4, maxAdults: 4, maxChildren: 3, maxOccupancy: 6 },
@@ -45,9 +39,8 @@ export function hotel(overrides: Partial<Hotel> = {}): Hotel {
       { code: 'city_tax', name: 'City tax', type: 'per_adult_per_night', amount: 200 },
       { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
     ],
-    restrictions: [],
     ...overrides,
-  };
+  });
 }
 
 export function stay(overrides: Partial<StayToPrice> = {}): StayToPrice {

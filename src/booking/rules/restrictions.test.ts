@@ -1,23 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Hotel, RestrictionDef } from '../../catalog/catalog.schema.ts';
+import { bareHotel } from './hotel.fixtures.ts';
 import { findRestriction, type RestrictionQuery } from './restrictions.ts';
 
 function hotel(restrictions: RestrictionDef[], maxDaysBeforeArrival: number | null = 500): Hotel {
-  return {
-    id: 'harbour-view',
-    name: 'Harbour View',
-    timezone: 'Europe/Lisbon',
-    currency: 'EUR',
-    checkInTime: '15:00',
-    checkOutTime: '11:00',
-    maxDaysBeforeArrival,
-    roomTypes: [],
-    ratePlans: [],
-    services: [],
-    taxes: [],
-    restrictions,
-  };
+  return bareHotel({ restrictions, maxDaysBeforeArrival });
 }
 
 function query(overrides: Partial<RestrictionQuery> = {}): RestrictionQuery {

@@ -1,46 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CatalogError, parseCatalog } from '../catalog.validate.ts';
+import { catalogue, problemsOf } from '../catalog.fixtures.ts';
+import { parseCatalog } from '../catalog.validate.ts';
 
 // The ends of seasons and restrictions (API.md section 6): dates, or yearly month-days `--MM-DD`.
-
-// biome-ignore lint/suspicious/noExplicitAny: tests edit the document freely, into shapes no type allows.
-type Json = any;
-
-function catalogue(): Json {
-  return {
-    hotels: [
-      {
-        id: 'harbour-view',
-        name: 'Harbour View',
-        timezone: 'Europe/Lisbon',
-        currency: 'EUR',
-        roomTypes: [
-          { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-        ],
-        ratePlans: [
-          {
-            id: 'flex',
-            name: 'Flexible',
-            refundable: true,
-            prepayment: 'none',
-            prices: { double: { base: 12000 } },
-          },
-        ],
-      },
-    ],
-  };
-}
-
-function problemsOf(json: unknown): string[] {
-  try {
-    parseCatalog(json);
-  } catch (error) {
-    assert.ok(error instanceof CatalogError);
-    return error.problems;
-  }
-  assert.fail('expected a CatalogError');
-}
 
 describe('parseCatalog: periods', () => {
   it('accepts yearly periods, wrapping the year end too, and keeps them as written', () => {
