@@ -5,6 +5,7 @@ import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
+import type { TrustProxy } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
@@ -70,6 +71,16 @@ const SHARED_SCHEMAS = [
   SignedSession,
 ];
 
+/**
+ * TRUST_PROXY for Fastify. A hop count becomes proxy-addr's trust function (hop `i` counted from the
+ * socket's peer, 0): Fastify itself no longer honours a number (it trusts nothing then).
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   registerSchemaFormats();
@@ -81,7 +92,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: requestIds.generate,
     frameworkErrors,

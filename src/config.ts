@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Service configuration (API.md section 6), read once from the environment and validated at start. */
@@ -15,6 +16,10 @@ export interface Config {
   /** How often the in-process purge of identity data runs. */
   purgeIntervalSeconds: number;
   rateLimitPerMinute: number;
+  /** Requests per minute per operator key on the operator API (its own counter); 0 = no limit. */
+  operatorRateLimitPerMinute: number;
+  /** Bearer token `GET /metrics` requires; null = only loopback clients may read it. */
+  metricsToken: string | null;
   /** Load shedding: mean event-loop delay (ms) above which requests get 503; 0 = off. */
   loadShedMaxEventLoopDelayMs: number;
   /** Load shedding: expected wait (ms) for database connections above which requests get 503; 0 = off. */
@@ -49,7 +54,48 @@ export interface Config {
   redisUrl: string | null;
   logLevel: string;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /** Which `X-Forwarded-For` hops to believe: all, none, the nearest n, or proxies by address/CIDR. */
+  trustProxy: TrustProxy;
+}
+
+/** Fastify's `trustProxy`, as far as TRUST_PROXY can set it (API.md section 6). */
+export type TrustProxy = boolean | number | string[];
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `true` / `false` (any case), a hop count, or a comma-separated list of proxy
+ * addresses, CIDRs and proxy-addr's range names. Anything else is refused, never read as false:
+ * a mistyped value would put every guest behind the load balancer on one address for rate limits.
+ */
+export function parseTrustProxy(raw: string | null): TrustProxy | { problem: string } {
+  if (raw === null) return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return hops <= 100 ? hops : { problem: `TRUST_PROXY as a hop count must be 0 to 100 (got "${raw}")` };
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.has(entry.toLowerCase())) return false;
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return true;
+    if (bits === undefined) return false;
+    return !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
+  });
+  if (bad.length > 0) {
+    return {
+      problem:
+        'TRUST_PROXY must be true, false, a hop count (e.g. 1) or a comma-separated list of proxy ' +
+        `addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.10); ${bad.map((b) => `"${b}"`).join(', ')} ` +
+        `is none of these (got "${raw}")`,
+    };
+  }
+  return entries.map((e) => (PROXY_RANGE_NAMES.has(e.toLowerCase()) ? e.toLowerCase() : e));
 }
 
 export class ConfigError extends Error {
@@ -152,6 +198,8 @@ export function loadConfig(
     identityRetentionDays: int('IDENTITY_RETENTION_DAYS', 30, 0, 3650),
     purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    operatorRateLimitPerMinute: int('OPERATOR_RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    metricsToken: text('METRICS_TOKEN'),
     loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     loadShedMaxWaitMs: int('LOAD_SHED_MAX_WAIT_MS', 5000, 0, 600_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
@@ -175,8 +223,16 @@ export function loadConfig(
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    trustProxy: text('TRUST_PROXY') === 'true',
+    trustProxy: false,
   };
+  const trustProxy = parseTrustProxy(text('TRUST_PROXY'));
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) problems.push(trustProxy.problem);
+  else config.trustProxy = trustProxy;
+  const metricsToken = config.metricsToken;
+  if (metricsToken !== null && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    // It is compared with a bearer credential (RFC 6750: visible ASCII); a short one is guessable.
+    problems.push('METRICS_TOKEN must be at least 16 visible ASCII characters (no spaces)');
+  }
   if (text('LOAD_SHED_MAX_DB_QUEUE')) {
     // Silently ignoring an operator's setting would be worse than refusing it.
     problems.push(
