@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
@@ -30,13 +31,7 @@ import {
 } from './reservation-requests.schemas.ts';
 
 const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'makes a retry safe: same key + same body replays the first response for 24 h',
-    }),
-  ),
+  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
 });
 const AuthHeaders = Type.Object({
   ...IdempotencyHeaders.properties,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import type { OperatorScope } from './operator-auth.ts';
 
 /** The OpenAPI security scheme of the operator API (registered by infra/http/openapi.ts). */
@@ -19,13 +20,7 @@ export const OperatorHeaders = Type.Object({
 
 export const OperatorPostHeaders = Type.Object({
   ...OperatorHeaders.properties,
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'makes a retry safe: same key + same body replays the first response for 24 h',
-    }),
-  ),
+  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
 });
 
 /** Tags, security requirement (with the scope) and `x-scopes` of an operator operation. */

@@ -5,6 +5,8 @@
  * limit's 429 with its headers, `Retry-After` on 429 and 503, and `security: []` on operations that
  * need no credential. Routes still declare their own statuses and feature headers (ETag, Location).
  */
+
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { RATE_LIMIT_EXEMPT } from './rate-limit.ts';
 
 type Json = Record<string, unknown>;
@@ -39,9 +41,8 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   name: 'idempotency-key',
   required: false,
-  description:
-    'Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h.',
-  schema: { type: 'string', minLength: 1, maxLength: 257 },
+  description: IdempotencyKeyHeader.description,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
 const problem = (description: string) => ({

@@ -5,7 +5,7 @@ import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
 import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
-import { parseIdempotencyKey } from './idempotency-key.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.ts';
 
 const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
@@ -105,7 +105,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     if (key === null) {
       throw invalid(
         '/headers/idempotency-key',
-        'must be 1 to 255 characters, bare or as a quoted structured-field string',
+        `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, bare or as a quoted structured-field string`,
       );
     }
     const path = request.url.split('?')[0] ?? '';
