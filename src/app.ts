@@ -58,6 +58,12 @@ const RESPONSE_HEADERS = {
   },
 };
 
+/**
+ * Routes whose answers hold guest data, never to be cached (API.md section 1): reservations, check-in
+ * sessions, and the whole operator API (reservations, guest register, events, keys, webhooks…).
+ */
+const GUEST_DATA_PREFIXES = ['/api/v1/booking/reservations', '/api/v1/checkin', '/api/v1/operator'];
+
 /** Schemas answered by several operations: named components of the OpenAPI document, for SDKs. */
 const SHARED_SCHEMAS = [
   Money,
@@ -134,7 +140,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorHandler);
   await app.register(notFoundHandler);
   // Hardening before any route: these plugins attach to routes as they are added.
-  await app.register(security, { corsOrigins: ctx.config.corsOrigins });
+  await app.register(security, { corsOrigins: ctx.config.corsOrigins, noStorePrefixes: GUEST_DATA_PREFIXES });
   await app.register(loadShedding, {
     db: ctx.db,
     maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,

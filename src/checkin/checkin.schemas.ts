@@ -1,5 +1,6 @@
 import { type Static, type TLiteral, type TObject, Type } from '@sinclair/typebox';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
+import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
 import { guestDetails } from './steps/guest-details.ts';
 import { STEP_NAMES, STEPS } from './steps/index.ts';
 
@@ -20,6 +21,7 @@ export const OpenSessionBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
+        pattern: NAME_CHARACTERS_PATTERN,
         description:
           "the booker's last name, compared case- and accent-insensitively; omit it when sending " +
           '`Authorization: Bearer <accessToken>` instead',

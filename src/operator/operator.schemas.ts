@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Name } from '../infra/http/text-schemas.ts';
 import { SCOPES, type Scope } from './scopes.ts';
 
 const EXAMPLE_KEY_ID = 'key_7m2k9q4xw1c8v5bn3t6h';
@@ -19,7 +20,7 @@ const HotelIds = Type.Union([Type.Array(HotelId), Type.Null()], {
 
 export const CreateKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100, description: 'who or what uses the key' }),
+    name: Name({ maxLength: 100, description: 'who or what uses the key' }),
     scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     hotelIds: Type.Optional(
       Type.Union([Type.Array(HotelId, { minItems: 1, maxItems: 200, uniqueItems: true }), Type.Null()], {

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/event-types.ts';
+import { FreeText } from '../infra/http/text-schemas.ts';
 import { HotelId } from './operator.schemas.ts';
 
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
@@ -95,7 +96,7 @@ export const CreateEndpointBody = Type.Object(
         description: 'only these hotels’ events; absent = every hotel the key sees',
       }),
     ),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(FreeText({ maxLength: 500 })),
   },
   {
     additionalProperties: false,
