@@ -147,7 +147,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
   await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
-  await app.register(metrics, { db: ctx.db, collectors: [registerWebhookMetrics] });
+  await app.register(metrics, {
+    db: ctx.db,
+    collectors: [registerWebhookMetrics],
+    token: ctx.config.metricsToken,
+  });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
     securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
