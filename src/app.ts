@@ -146,7 +146,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,
     maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
-  await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
+  await app.register(rateLimit, {
+    perMinute: ctx.config.rateLimitPerMinute,
+    redisUrl: ctx.config.redisUrl,
+    // The hotel's own tools are limited per operator key, never by guests sharing their address.
+    operator: {
+      prefix: '/api/v1/operator',
+      perMinute: ctx.config.operatorRateLimitPerMinute,
+      callerOf: (request) => request.operator?.id,
+    },
+  });
   await app.register(metrics, {
     db: ctx.db,
     collectors: [registerWebhookMetrics],
