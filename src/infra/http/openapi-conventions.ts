@@ -30,7 +30,9 @@ const REQUEST_ID = header(
 );
 const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 });
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Policy': header('One item per limit: `"general";q=<quota>;w=<window seconds>`.'),
+  'RateLimit-Policy': header(
+    'One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`.',
+  ),
   RateLimit: header('One item per limit: `"general";r=<remaining>;t=<seconds to reset>`.'),
 };
 const REPLAYED = header('`true` when this is the stored answer to an earlier request with the same key.', {
