@@ -1,7 +1,7 @@
 // /book/{hotel}: dates and party → offers → a quote → guest details (and a test card when the
 // plan is prepaid) → the reservation, with a link to check in.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
-import { field, h, newId } from '../shared/dom.js';
+import { append, field, h, newId } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
@@ -95,7 +95,8 @@ function renderSearch() {
     ),
   );
 
-  form.append(
+  append(
+    form,
     h(
       'div',
       { class: 'row' },
@@ -318,7 +319,8 @@ function renderQuote() {
   const form = h('form', { class: 'card stack', novalidate: true, onsubmit: onBook });
   const input = (name, type, autocomplete, required = true) =>
     h('input', { type, name, autocomplete, required, maxlength: type === 'email' ? 254 : 100 });
-  form.append(
+  append(
+    form,
     h('h2', {}, t('book.guestDetails')),
     h(
       'div',
