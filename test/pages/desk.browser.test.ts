@@ -246,8 +246,12 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await signIn(page);
     await page.getByRole('button', { name: 'Calendar' }).click();
     await page.getByRole('heading', { name: 'Calendar' }).waitFor();
-    await page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`).click();
-    await page.getByLabel(/Price per night, flex/).fill('150');
+    // Rate plans by name, not id.
+    const first = page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`);
+    assert.match(await first.innerText(), /Flexible €120\.00/);
+    assert.doesNotMatch(await first.innerText(), /flex €|nonref/);
+    await first.click();
+    await page.getByLabel(/Price per night, Flexible/).fill('150');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     const cell = page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`);
@@ -263,6 +267,34 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     const flex = page.locator('.offer').filter({ hasText: 'Double Room · Flexible' });
     await flex.waitFor();
     assert.match(await flex.innerText(), /€150\.00/);
+    assert.deepEqual(errors, []);
+  });
+
+  it('on a phone, the calendar shows its caption whole and a fortnight of nights, scrolling sideways', async () => {
+    const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
+    await signIn(page);
+    await page.getByRole('button', { name: 'Calendar' }).click();
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    const caption = page.locator('.desk-grid-caption');
+    await caption.waitFor();
+    const box = await caption.boundingBox();
+    const width = PHONE.viewport?.width ?? 390;
+    assert.ok(box && box.x >= 0 && box.x + box.width <= width, 'the caption fits the screen');
+    const fits = (selector: string) =>
+      page.evaluate(
+        `(() => { const el = document.querySelector('${selector}'); return el.scrollWidth <= el.clientWidth })()`,
+      );
+    assert.equal(await fits('.desk-grid-caption'), true, 'nothing of it cut off');
+    const nights = await page.locator('.desk-grid thead th').count();
+    assert.ok(nights - 1 >= 7, `at least a week of nights (${nights - 1})`);
+    // The grid scrolls sideways inside its frame, not the page, and shows several nights at once.
+    assert.equal(await fits('.desk-grid-wrap'), false, 'the grid scrolls inside its frame');
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true);
+    const visible = await page.evaluate(`[...document.querySelectorAll('.desk-grid thead th')].slice(1)
+      .filter((th) => th.getBoundingClientRect().right <= window.innerWidth).length`);
+    assert.ok(Number(visible) >= 3, `${visible} nights in view on a phone`);
+    await expectA11y(page);
+    await screenshot(page, 'desk-calendar-phone');
     assert.deepEqual(errors, []);
   });
 

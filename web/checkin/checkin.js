@@ -141,9 +141,19 @@ const STEP_FORMS = {
           { path: '/data/lastName' },
         ),
       ),
-      field(t('field.email'), input('email', { type: 'email', autocomplete: 'email', maxlength: 254 }), {
-        path: '/data/email',
-      }),
+      field(
+        t('field.email'),
+        input('email', {
+          type: 'email',
+          autocomplete: 'email',
+          maxlength: 254,
+          // The booker's, to keep or change (an older server sends none).
+          value: session.reservation.guestEmail ?? '',
+        }),
+        {
+          path: '/data/email',
+        },
+      ),
       h(
         'div',
         { class: 'row' },
