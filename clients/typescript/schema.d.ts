@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * A hotel's room types and services
-         * @description Read-only and public: the hotel’s name, time zone, currency, check-in and check-out times, its room types with their occupancy limits, and the services a search may ask for (`services` ids) with their prices. Prices of rooms come from a search.
+         * @description Read-only and public: the hotel’s name, time zone, currency, check-in and check-out times, its room types with their occupancy limits, its rate plans and taxes (names and terms), and the services a search may ask for (`services` ids) with their prices. Prices of rooms come from a search. Names are in the language of `Accept-Language` where the catalogue gives them per language (`Content-Language` says which), else the plain name.
          */
         get: operations["getHotel"];
         put?: never;
@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * Read a reservation as the hotel
-         * @description The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.
+         * @description The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in API.md 3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.
          *
          *     Scope: `reservations:read`.
          */
@@ -697,7 +697,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         CancellationPolicy: {
-            /** @description cancellation is free before this instant; null for a non-refundable plan */
+            /** @description cancellation is free before this instant; null for a non-refundable plan, and when that instant had already passed at quote time (cancelling then costs `penalty` from the start) */
             freeCancellationUntil: string | null;
             penalty: components["schemas"]["Money"];
             refundable: boolean;
@@ -1209,6 +1209,7 @@ export interface components {
          *             "name": "Double Room"
          *           },
          *           "guestName": "Ana Silva",
+         *           "guestEmail": "ana@example.com",
          *           "total": {
          *             "amount": 55200,
          *             "currency": "EUR"
@@ -1301,6 +1302,11 @@ export interface components {
                     checkOut: string;
                     /** @description ages */
                     children: number[];
+                    /**
+                     * @description the booker's e-mail, which the guest_details step may keep or change
+                     * @example ana@example.com
+                     */
+                    guestEmail: string;
                     /**
                      * @description the booker's first and last name
                      * @example Ana Silva
@@ -1725,6 +1731,13 @@ export interface operations {
                         currency: string;
                         id: string;
                         name: string;
+                        /** @description the rate plans, as offers of a search name them */
+                        ratePlans: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        }[];
                         roomTypes: {
                             id: string;
                             /** @description per room */
@@ -1743,6 +1756,12 @@ export interface operations {
                             id: string;
                             name: string;
                             pricing: "per_stay" | "per_night" | "per_room_per_night" | "per_guest_per_night";
+                        }[];
+                        /** @description the taxes, by the `code` of price lines and included taxes */
+                        taxes: {
+                            code: string;
+                            name: string;
+                            type: "per_adult_per_night" | "per_stay" | "percent_included";
                         }[];
                         /** @description IANA time zone; stay dates are calendar dates in it */
                         timezone: string;
@@ -5000,7 +5019,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reservation as the hotel sees it, with its check-in progress; header ETag carries its version */
+            /** @description The reservation as the hotel sees it, with its check-in progress and what cancelling it now would charge; header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5021,6 +5040,12 @@ export interface operations {
                             cancelledAt: string;
                             fee: components["schemas"]["Money"];
                             reason: string | null;
+                            refund: components["schemas"]["Money"];
+                        } | null;
+                        /** @description What cancelling now would charge, by the reservation’s cancellation policy (API.md 2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived). */
+                        cancellationCharge: {
+                            due: components["schemas"]["Money"];
+                            fee: components["schemas"]["Money"];
                             refund: components["schemas"]["Money"];
                         } | null;
                         cancellationPolicy: components["schemas"]["CancellationPolicy"];

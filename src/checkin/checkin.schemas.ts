@@ -121,6 +121,10 @@ export const SessionView = Type.Object(
         rooms: Type.Integer(),
         roomType: Type.Object({ id: Type.String(), name: Type.String() }, { additionalProperties: false }),
         guestName: Type.String({ description: "the booker's first and last name", examples: ['Ana Silva'] }),
+        guestEmail: Type.String({
+          description: "the booker's e-mail, which the guest_details step may keep or change",
+          examples: ['ana@example.com'],
+        }),
         total: MoneyRef,
         balanceDue: MoneyRef,
       },
@@ -172,6 +176,7 @@ export const SignedSession = Type.Object(
             rooms: 1,
             roomType: { id: 'double', name: 'Double Room' },
             guestName: 'Ana Silva',
+            guestEmail: 'ana@example.com',
             total: { amount: 55200, currency: 'EUR' },
             balanceDue: { amount: 55200, currency: 'EUR' },
           },

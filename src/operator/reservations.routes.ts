@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
-import { cancelReservation } from '../booking/commands/cancel-reservation.ts';
+import { cancellationChargeNow, cancelReservation } from '../booking/commands/cancel-reservation.ts';
 import type { ChangeOptions, CommandContext } from '../booking/commands/command.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
@@ -91,7 +91,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Read a reservation as the hotel',
         ...operatorOperation(
           'reservations:read',
-          'The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.',
+          'The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in API.md 3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,
@@ -102,7 +102,10 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await readReservation(ctx, code, deskOf(request));
       const checkin = await checkinProgress(ctx.db, row);
-      return reply.header('etag', etagOf(row)).send({ ...operatorReservationView(row), checkin });
+      const cancellationCharge = cancellationChargeNow(row, ctx.clock.now());
+      return reply
+        .header('etag', etagOf(row))
+        .send({ ...operatorReservationView(row), checkin, cancellationCharge });
     },
   );
 

@@ -36,7 +36,8 @@ export const CancellationPolicy = Type.Object(
   {
     refundable: Type.Boolean(),
     freeCancellationUntil: Type.Union([Instant, Type.Null()], {
-      description: 'cancellation is free before this instant; null for a non-refundable plan',
+      description:
+        'cancellation is free before this instant; null for a non-refundable plan, and when that instant had already passed at quote time (cancelling then costs `penalty` from the start)',
     }),
     penalty: MoneyRef,
   },

@@ -1,7 +1,7 @@
 // /checkin and /checkin/{session}: find the booking, then one screen per step, then a screen
 // showing the signed session verified. Reloading continues at the session's `nextStep`.
 import { api, Problem } from '../shared/api.js';
-import { field, h } from '../shared/dom.js';
+import { append, field, h } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
@@ -127,7 +127,8 @@ const submitButton = () => h('button', { type: 'submit', class: 'primary' }, t('
 const STEP_FORMS = {
   guest_details(form, session) {
     const [first = '', ...rest] = session.reservation.guestName.split(' ');
-    form.append(
+    append(
+      form,
       h(
         'div',
         { class: 'row' },
@@ -140,9 +141,19 @@ const STEP_FORMS = {
           { path: '/data/lastName' },
         ),
       ),
-      field(t('field.email'), input('email', { type: 'email', autocomplete: 'email', maxlength: 254 }), {
-        path: '/data/email',
-      }),
+      field(
+        t('field.email'),
+        input('email', {
+          type: 'email',
+          autocomplete: 'email',
+          maxlength: 254,
+          // The booker's, to keep or change (an older server sends none).
+          value: session.reservation.guestEmail ?? '',
+        }),
+        {
+          path: '/data/email',
+        },
+      ),
       h(
         'div',
         { class: 'row' },
@@ -174,7 +185,8 @@ const STEP_FORMS = {
     const count = r.adults + r.children.length - 1;
     for (let i = 0; i < count; i++) {
       const p = `/data/guests/${i}`;
-      form.append(
+      append(
+        form,
         h(
           'fieldset',
           { class: 'stack companion' },
@@ -199,7 +211,7 @@ const STEP_FORMS = {
         ),
       );
     }
-    form.append(submitButton());
+    append(form, submitButton());
   },
   identity_document(form, session) {
     const preview = h('img', { class: 'photo-preview', alt: t('checkin.photoPreview'), hidden: true });
@@ -220,7 +232,8 @@ const STEP_FORMS = {
         status.textContent = t('checkin.photoUnreadable');
       }
     });
-    form.append(
+    append(
+      form,
       field(
         t('field.documentType'),
         h(
@@ -265,7 +278,8 @@ const STEP_FORMS = {
     });
     const pad = createSignaturePad(canvas);
     state.pad = pad;
-    form.append(
+    append(
+      form,
       h(
         'label',
         { class: 'check' },
@@ -307,7 +321,8 @@ const STEP_FORMS = {
   },
   payment(form, session) {
     const due = session.reservation.balanceDue;
-    form.append(
+    append(
+      form,
       h('p', {}, t('checkin.balanceDue', { amount: money(due) })),
       testCardChoice('/data/token', t('checkin.payWith')),
       h('button', { type: 'submit', class: 'primary' }, t('checkin.pay', { amount: money(due) })),

@@ -114,7 +114,7 @@ export async function modifyReservation(
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
       const { offers, unavailable } = evaluateStay(
         hotel,
-        { ...wanted, today },
+        { ...wanted, today, now },
         () => Number.POSITIVE_INFINITY,
         {
           roomTypeId: wanted.roomTypeId,

@@ -11,7 +11,15 @@ const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
 const LOCK_SECONDS = 60;
 /** Headers a replay must repeat for the client to see the same response. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'www-authenticate', 'cache-control'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'content-language',
+  'etag',
+  'location',
+  'www-authenticate',
+  'cache-control',
+  'vary',
+];
 
 /** A response as stored for replay: the body exactly as first sent (already serialised). */
 export interface StoredResponse {
