@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Read the guest register of an arrival date
-         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row (a field starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it). Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
+         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row, every text cell quoted (a field starting with `=`, `+`, `-`, `@`, tab or CR also prefixed with `'`), so no spreadsheet, whatever its list separator, reads a formula. Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
          *
          *     Scope: `guests:identity`.
          */
@@ -1478,7 +1478,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1520,7 +1520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1661,7 +1661,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1795,7 +1795,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1837,7 +1837,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1983,7 +1983,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2025,7 +2025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2159,7 +2159,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2274,7 +2274,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2316,7 +2316,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2509,7 +2509,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2551,7 +2551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2693,7 +2693,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2735,7 +2735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2866,7 +2866,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2968,7 +2968,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3010,7 +3010,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3282,7 +3282,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3406,7 +3406,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3554,7 +3554,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3659,7 +3659,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3784,7 +3784,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3944,7 +3944,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3986,7 +3986,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4229,7 +4229,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4386,7 +4386,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4521,7 +4521,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4654,7 +4654,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4696,7 +4696,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4855,7 +4855,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4966,7 +4966,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5243,7 +5243,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5285,7 +5285,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5484,7 +5484,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5526,7 +5526,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5673,7 +5673,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5715,7 +5715,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5865,7 +5865,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5907,7 +5907,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -6046,7 +6046,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6088,7 +6088,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -6230,7 +6230,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6342,7 +6342,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6384,7 +6384,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6538,7 +6538,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6649,7 +6649,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6804,7 +6804,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
