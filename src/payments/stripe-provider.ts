@@ -169,10 +169,10 @@ export function createStripePaymentProvider(deps: {
               // Cards and other methods that never leave the page; 3-D Secure runs in it (Stripe.js).
               automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
               confirm: true,
-              description: `Innkeep ${request.reference}`,
+              // Only what is the same on every retry: Stripe replays a key only for the same parameters.
+              description: `Innkeep ${request.idempotencyBasis ?? request.reference}`,
               metadata: {
                 [STRIPE_METADATA.basis]: request.idempotencyBasis ?? request.reference,
-                [STRIPE_METADATA.reference]: request.reference,
                 ...(request.hotelId ? { [STRIPE_METADATA.hotel]: request.hotelId } : {}),
               },
               expand: ['latest_charge'],
@@ -213,7 +213,7 @@ export function createStripePaymentProvider(deps: {
           {
             payment_intent: request.providerRef,
             amount,
-            metadata: { [STRIPE_METADATA.reference]: request.reference },
+            metadata: { innkeep_reference: request.reference },
           },
           request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {},
         );

@@ -59,7 +59,7 @@ async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Prom
   await stripeIntents.noteUnmatched(tx, {
     intentId: intent.id,
     hotelId: intent.metadata?.[STRIPE_METADATA.hotel] ?? null,
-    reference: intent.metadata?.[STRIPE_METADATA.reference] ?? intent.id,
+    reference: intent.metadata?.[STRIPE_METADATA.basis] ?? intent.id,
     amount: ourAmount(intent.amount, intent.currency),
     currency: intent.currency.toUpperCase(),
   });
@@ -72,14 +72,15 @@ async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise
   if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
   const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
   if (!hotelId) return 'ignored';
-  const reference = intent.metadata?.[STRIPE_METADATA.reference] ?? '';
-  const code = reference.split('/')[0] ?? '';
+  // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made.
+  const basis = intent.metadata?.[STRIPE_METADATA.basis] ?? '';
+  const [code = '', purpose = 'booking'] = basis.startsWith('quote/') ? [] : basis.split('/');
   const reservation = code ? await reservations.findByCode(tx, code) : null;
   await recordPaymentEvent(tx, 'payment.failed', hotelId, reservation ?? null, {
     amount: ourAmount(intent.amount, intent.currency),
     currency: intent.currency.toUpperCase(),
     kind: 'charge',
-    purpose: reference.split('/')[1] ?? 'booking',
+    purpose,
     providerRef: intent.id,
     declineCode: intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? null,
     reason: intent.last_payment_error?.message ?? null,
