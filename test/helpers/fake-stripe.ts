@@ -35,7 +35,10 @@ export function parseStripeForm(text: string): Record<string, unknown> {
       const nextIsIndex = /^\d*$/.test(parts[i + 1] ?? 'x');
       if (last && part === '' && Array.isArray(node)) (node as unknown[]).push(value);
       else if (last) node[part] = value;
-      else node = (node[part] ??= nextIsIndex ? [] : {}) as Record<string, unknown>;
+      else {
+        node[part] ??= nextIsIndex ? [] : {};
+        node = node[part] as Record<string, unknown>;
+      }
     });
   }
   return out;
@@ -320,7 +323,7 @@ export class FakeStripe {
     }
     const intent = this.intents.get(String(params.payment_intent));
     const amount = params.amount === undefined ? undefined : Number(params.amount);
-    if (!intent || intent.status !== 'succeeded')
+    if (intent?.status !== 'succeeded')
       return {
         status: 400,
         body: {
