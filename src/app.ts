@@ -156,6 +156,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
-  await app.register(pagesPlugin, { catalog: ctx.catalog });
+  await app.register(pagesPlugin, {
+    catalog: ctx.catalog,
+    payments: { stripeJsUrl: ctx.config.stripe?.jsUrl ?? null },
+  });
   return app as unknown as FastifyInstance;
 }

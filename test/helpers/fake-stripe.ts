@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import Stripe from 'stripe';
@@ -21,6 +21,8 @@ interface SpecOperation {
   parameters: { in: string; name: string; required?: boolean; schema: object }[];
   requestBody?: { content: Record<string, { schema: object }> };
 }
+
+const STAND_IN = readFileSync(new URL('./stripe-js-stand-in.js', import.meta.url), 'utf8');
 
 const ajv = new Ajv({ coerceTypes: true, strict: false, allErrors: true });
 
@@ -93,6 +95,7 @@ export class FakeStripe {
         body += c;
       });
       req.on('end', () => {
+        if (req.url === '/v3' || req.url === '/test/complete-action') return this.standIn(req, body, res);
         const answer = this.handle(req, body);
         const send = () => {
           if (res.destroyed) return;
@@ -115,6 +118,34 @@ export class FakeStripe {
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
+  /** Stripe.js's stand-in, and the guest passing 3-D Secure in it (what Stripe.js would do). */
+  private standIn(req: IncomingMessage, body: string, res: ServerResponse): void {
+    const cors = { 'access-control-allow-origin': '*' };
+    if (req.url === '/v3') {
+      res.writeHead(200, { 'content-type': 'text/javascript', ...cors });
+      res.end(STAND_IN);
+      return;
+    }
+    const intent = this.intentByClientSecret(body);
+    if (intent && intent.status === 'requires_action')
+      this.completeAction(intent.id, this.threeDSecurePasses);
+    res.writeHead(200, { 'content-type': 'application/json', ...cors });
+    res.end(
+      JSON.stringify(
+        !intent
+          ? { error: { type: 'invalid_request_error', message: 'No such PaymentIntent.' } }
+          : intent.status === 'succeeded'
+            ? { id: intent.id, object: 'payment_intent', status: intent.status }
+            : {
+                error: { type: 'card_error', message: 'We are unable to authenticate your payment method.' },
+              },
+      ),
+    );
+  }
+
+  /** Whether the guest passes 3-D Secure in the Stripe.js stand-in. */
+  threeDSecurePasses = true;
+
   /** The app's environment for this server. */
   env(): Record<string, string> {
     return {
@@ -124,6 +155,7 @@ export class FakeStripe {
       STRIPE_WEBHOOK_SECRET: this.webhookSecret,
       STRIPE_API_BASE: this.url,
       STRIPE_TIMEOUT_MS: '400',
+      STRIPE_JS_URL: `${this.url}/v3`,
     };
   }
 

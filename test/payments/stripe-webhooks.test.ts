@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertProblem, book, type Json, quoteOk, reserve, startBookingApp, stay } from '../booking/helpers.ts';
+import {
+  assertProblem,
+  book,
+  type Json,
+  quoteOk,
+  reserve,
+  startBookingApp,
+  stay,
+} from '../booking/helpers.ts';
 import { FakeStripe } from '../helpers/fake-stripe.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
@@ -44,7 +52,13 @@ async function paidBooking() {
 }
 
 const read = async (code: string, token: string) =>
-  (await t.inject({ method: 'GET', url: `/api/v1/booking/reservations/${code}`, headers: { authorization: `Bearer ${token}` } })).json();
+  (
+    await t.inject({
+      method: 'GET',
+      url: `/api/v1/booking/reservations/${code}`,
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json();
 
 async function eventsOf(type: string, code: string): Promise<Json[]> {
   const { rows } = await t.db.query<Json>(
@@ -82,10 +96,15 @@ describe('Stripe webhooks', () => {
   it('refuses a tampered body, a wrong secret, a stale timestamp and no signature (400), changing nothing', async () => {
     const { intent } = await paidBooking();
     const good = stripe.signedEvent('charge.refunded', chargeObject(intent, 1000));
-    const tampered = { ...good, payload: good.payload.replace('"amount_refunded":1000', '"amount_refunded":9000') };
+    const tampered = {
+      ...good,
+      payload: good.payload.replace('"amount_refunded":1000', '"amount_refunded":9000'),
+    };
     assertProblem(await deliver(tampered), 400, 'validation_error');
     assertProblem(
-      await deliver(stripe.signedEvent('charge.refunded', chargeObject(intent, 1000), { secret: 'whsec_other' })),
+      await deliver(
+        stripe.signedEvent('charge.refunded', chargeObject(intent, 1000), { secret: 'whsec_other' }),
+      ),
       400,
       'validation_error',
     );
@@ -110,8 +129,14 @@ describe('Stripe webhooks', () => {
     // Replayed: applied once.
     assert.equal((await deliver(first)).json().outcome, 'duplicate');
     // A second refund, then the first one's event again under another id (out of order): only the new money counts.
-    assert.equal((await deliver(stripe.signedEvent('charge.refunded', chargeObject(intent, 8000)))).json().outcome, 'applied');
-    assert.equal((await deliver(stripe.signedEvent('charge.refunded', chargeObject(intent, 5000)))).json().outcome, 'ignored');
+    assert.equal(
+      (await deliver(stripe.signedEvent('charge.refunded', chargeObject(intent, 8000)))).json().outcome,
+      'applied',
+    );
+    assert.equal(
+      (await deliver(stripe.signedEvent('charge.refunded', chargeObject(intent, 5000)))).json().outcome,
+      'ignored',
+    );
     now = await read(reservation.id, token);
     assert.equal(now.payment.paid.amount, reservation.total.amount - 8000);
     const events = await eventsOf('payment.refunded', reservation.id);
@@ -127,11 +152,17 @@ describe('Stripe webhooks', () => {
   it('a late failure of a payment that succeeded is history: ignored', async () => {
     const { reservation, intent } = await paidBooking();
     const failed = { ...stripe.intentObject(intent, false), status: 'requires_payment_method' };
-    assert.equal((await deliver(stripe.signedEvent('payment_intent.payment_failed', failed))).json().outcome, 'ignored');
+    assert.equal(
+      (await deliver(stripe.signedEvent('payment_intent.payment_failed', failed))).json().outcome,
+      'ignored',
+    );
     assert.equal((await eventsOf('payment.failed', reservation.id)).length, 0);
     // Its success, arriving after our commit, changes nothing either.
     const ok = stripe.intentObject(intent, false);
-    assert.equal((await deliver(stripe.signedEvent('payment_intent.succeeded', ok))).json().outcome, 'ignored');
+    assert.equal(
+      (await deliver(stripe.signedEvent('payment_intent.succeeded', ok))).json().outcome,
+      'ignored',
+    );
   });
 
   it('tells the hotel of a dispute (payment.disputed) and keeps it in the ledger', async () => {
@@ -145,7 +176,10 @@ describe('Stripe webhooks', () => {
       reason: 'fraudulent',
       status: 'needs_response',
     };
-    assert.equal((await deliver(stripe.signedEvent('charge.dispute.created', dispute))).json().outcome, 'applied');
+    assert.equal(
+      (await deliver(stripe.signedEvent('charge.dispute.created', dispute))).json().outcome,
+      'applied',
+    );
     const [event] = await eventsOf('payment.disputed', reservation.id);
     assert.equal(event.payment.reason, 'fraudulent');
     assert.equal(event.payment.amount.amount, reservation.total.amount);
@@ -175,7 +209,11 @@ describe('Stripe webhooks', () => {
     );
     assert.equal(rows.length, 1);
     // Coming back too late: the refunded payment books nothing.
-    const late = assertProblem(await reserve(t, quote.id, { payment: { token: intent.id } }), 402, 'payment_failed');
+    const late = assertProblem(
+      await reserve(t, quote.id, { payment: { token: intent.id } }),
+      402,
+      'payment_failed',
+    );
     assert.equal(late.errors[0].declineCode, 'payment_refunded');
   });
 
