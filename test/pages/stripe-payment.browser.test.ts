@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
+import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
 import {
   bookStay,
   GUEST_DETAILS,
@@ -112,6 +114,53 @@ describe('card payments with Stripe on the pages', { skip: skipWithoutChromium }
     const intent = [...stripe.intents.values()].at(-1);
     assert.equal(intent?.amount, booked.reservation.total.amount);
     standInOnly(foreignRequests);
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows the desk the payments Stripe reported: a dispute opened', async () => {
+    const booked = await bookStay(app.t, hotel, {
+      fromToday: 0,
+      nights: 1,
+      ratePlanId: 'nonref',
+      payment: { token: 'pm_card_visa' },
+    });
+    const intent = [...stripe.intents.values()].at(-1);
+    assert.ok(intent);
+    const dispute = stripe.signedEvent('charge.dispute.created', {
+      id: 'dp_desk',
+      object: 'dispute',
+      amount: intent.amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      reason: 'fraudulent',
+    });
+    const delivered = await app.t.inject({
+      method: 'POST',
+      url: '/api/v1/payments/stripe/webhook',
+      payload: dispute.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': dispute.signature },
+    });
+    assert.equal(delivered.json().outcome, 'applied');
+    const dataKey = app.t.config.dataEncryptionKey as Buffer;
+    const { secret } = await app.t.db.transaction((tx) =>
+      insertKey(tx, operatorKeyHasher(dataKey), rootPrincipal('cli'), {
+        name: 'front desk',
+        scopes: ['reservations:read'],
+        hotelIds: null,
+      }),
+    );
+    const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
+    await page.goto(`${app.baseUrl}/desk`);
+    await page.getByLabel('Operator key').fill(secret);
+    await page.getByRole('button', { name: 'Open the desk' }).click();
+    const alerts = page.getByRole('region', { name: 'Payments to look at' });
+    await alerts.waitFor();
+    const text = await alerts.innerText();
+    assert.match(
+      text,
+      new RegExp(`Payment disputed by the card holder · ${booked.code} · €[\\d.,]+ · fraudulent`),
+    );
+    assert.deepEqual(await seriousA11yViolations(page), []);
     assert.deepEqual(errors, []);
   });
 });
