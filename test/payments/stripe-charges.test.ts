@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { toStripeAmount } from '../../src/payments/stripe-amounts.ts';
 import {
@@ -78,6 +79,21 @@ describe('Stripe configuration', () => {
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { provider: 'stripe', publishableKey: stripe.publishableKey });
     assert.equal(res.headers['access-control-allow-origin'], '*');
+  });
+
+  it('documents the webhook and the config in an OpenAPI document that stays lint-clean', async () => {
+    const document = (await t.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    assert.ok(document.paths['/api/v1/payments/stripe/webhook'].post);
+    assert.ok(document.paths['/api/v1/payments/config'].get);
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: '/openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    assert.deepEqual(
+      problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}`),
+      [],
+    );
   });
 
   it('converts our minor units to Stripe’s', () => {
