@@ -4,16 +4,19 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { toStripeAmount } from '../../src/payments/stripe-amounts.ts';
 import {
+  addDays,
   assertProblem,
   book,
   cancel,
   type Json,
+  modify,
   quoteOk,
   reserve,
   startBookingApp,
   stay,
 } from '../booking/helpers.ts';
 import { FakeStripe } from '../helpers/fake-stripe.ts';
+import { faultyDatabase } from '../helpers/faults.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
 /** API.md 4 with PAYMENT_PROVIDER=stripe: the SDK against a local server checked against Stripe's OpenAPI. */
@@ -41,6 +44,7 @@ dinar.ratePlans.push({
 
 let t: TestApp;
 const stripe = new FakeStripe();
+const faults = faultyDatabase();
 let day = 10;
 const prepaidStay = (hotelId = hotel.id) => ({
   hotelId,
@@ -52,7 +56,11 @@ const prepaidStay = (hotelId = hotel.id) => ({
 
 before(async () => {
   await stripe.start();
-  t = await startBookingApp({ hotels: [hotel, yen, dinar], env: stripe.env() });
+  t = await startBookingApp({
+    hotels: [hotel, yen, dinar],
+    env: { ...stripe.env(), STRIPE_UNMATCHED_REFUND_AFTER_SECONDS: '1' },
+    wrapDb: faults.wrap,
+  });
 });
 after(async () => {
   await t?.close();
@@ -223,6 +231,56 @@ describe('Stripe charges', () => {
       .filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')
       .slice(-4);
     assert.equal(new Set(keys.map((k) => k.key)).size, 1);
+  });
+
+  it('a commit that fails after Stripe charged: the retry records the same payment, none is refunded', async () => {
+    const quote = await quoteOk(t, prepaidStay());
+    const before = stripe.succeededCount();
+    const fired = faults.arm('before-commit');
+    const failed = await reserve(t, quote.id, { payment: { token: 'pm_card_visa' } });
+    await fired;
+    assert.equal(failed.statusCode, 500, failed.body);
+    assert.equal(stripe.succeededCount(), before + 1);
+    const intent = [...stripe.intents.values()].at(-1) as Json;
+    const unmatched = async () =>
+      (
+        await t.db.query<Json>(`SELECT settlement FROM stripe_unmatched_intents WHERE intent_id = $1`, [
+          intent.id,
+        ])
+      ).rows[0];
+    assert.deepEqual(await unmatched(), { settlement: null });
+    const retry = await reserve(t, quote.id, { payment: { token: 'pm_card_visa' } });
+    assert.equal(retry.statusCode, 201, retry.body);
+    assert.equal(stripe.succeededCount(), before + 1);
+    assert.deepEqual(await unmatched(), { settlement: 'matched' });
+    // Past the grace, the worker leaves a matched payment alone.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const refunds = stripe.refunds.length;
+    await t.runtime.paymentWorker.runOnce();
+    assert.equal(stripe.refunds.length, refunds);
+    assert.equal(stripe.intents.get(intent.id)?.refunded, 0);
+  });
+
+  it('a cheaper change is refunded the difference, a dearer one charges it with a PaymentMethod', async () => {
+    const body = prepaidStay();
+    const { reservation, token } = await book(t, body, { payment: { token: 'pm_card_visa' } });
+    const first = [...stripe.intents.values()].at(-1) as Json;
+    const longer = await modify(t, reservation.id, token, {
+      checkOut: addDays(body.checkOut, 1),
+      payment: { token: 'pm_card_mastercard' },
+    });
+    assert.equal(longer.statusCode, 200, longer.body);
+    const second = [...stripe.intents.values()].at(-1) as Json;
+    assert.notEqual(second.id, first.id);
+    assert.equal(second.amount, longer.json().total.amount - reservation.total.amount);
+    assert.match(second.metadata.innkeep_basis, new RegExp(`^${reservation.id}/modification/v1$`));
+    const shorter = await modify(t, reservation.id, token, { checkOut: body.checkOut });
+    assert.equal(shorter.statusCode, 200, shorter.body);
+    assert.equal(shorter.json().payment.status, 'partially_refunded');
+    // The newest payment is refunded first.
+    const refund = stripe.refunds.at(-1);
+    assert.equal(refund?.payment_intent, second.id);
+    assert.equal(refund?.amount, second.amount);
   });
 
   it('refunds a cancellation through Stripe’s Refunds API after the commit', async () => {
