@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['calendar', 'config.ts'],
   ['infra'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
-  ['context.ts', 'hotel-calendar'],
+  ['context.ts', 'hotel-calendar', 'settlement'],
   ['booking'],
   ['checkin'],
   ['operator', 'pages'],

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type Stripe from 'stripe';
 import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
@@ -37,12 +38,15 @@ import {
   PriceLine,
   Reservation,
 } from './reservations/reservation.schemas.ts';
+import { paymentsRoutes } from './settlement/payments.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
   clock?: Clock;
   logger: Logger;
+  /** With PAYMENT_PROVIDER=stripe: the SDK client (its webhook verification). */
+  stripe?: Stripe | null;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -90,8 +94,9 @@ function fastifyTrustProxy(
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   registerSchemaFormats();
+  const { stripe = null, ...rest } = options;
   const ctx: AppContext = {
-    ...options,
+    ...rest,
     payments: options.payments ?? createTestPaymentProvider(),
     clock: options.clock ?? systemClock,
   };
@@ -172,8 +177,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
+  await app.register(paymentsRoutes, {
+    prefix: '/api/v1/payments',
+    config: ctx.config,
+    db: ctx.db,
+    clock: ctx.clock,
+    stripe,
+  });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
-  await app.register(pagesPlugin, { catalog: ctx.catalog });
+  await app.register(pagesPlugin, {
+    catalog: ctx.catalog,
+    payments: { stripeJsUrl: ctx.config.stripe?.jsUrl ?? null },
+  });
   return app as unknown as FastifyInstance;
 }

@@ -56,6 +56,28 @@ export interface Config {
   corsOrigins: string[];
   /** Which `X-Forwarded-For` hops to believe: all, none, the nearest n, or proxies by address/CIDR. */
   trustProxy: TrustProxy;
+  /** API.md section 4: `test` (deterministic, the default) or `stripe`. */
+  paymentProvider: 'test' | 'stripe';
+  /** How often the payment worker retries refunds (and, with Stripe, settles unmatched payments). */
+  paymentWorkerIntervalMs: number;
+  /** Scales the refund retry schedule: 60 = 1 min, 5 min, 25 min, … */
+  refundRetryBaseSeconds: number;
+  /** Set exactly when `paymentProvider` is `stripe`; its keys are secrets, never logged. */
+  stripe: StripeConfig | null;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** STRIPE_API_BASE: another server for the SDK to talk to (tests, a proxy); null = Stripe's. */
+  apiBase: URL | null;
+  /** Where the pages load Stripe.js from (STRIPE_JS_URL, for tests: a local stand-in). */
+  jsUrl: string;
+  /** Seconds a PaymentIntent that succeeded without a booking waits for its retry before it is refunded. */
+  unmatchedRefundAfterSeconds: number;
+  /** How long one call to Stripe may take (the SDK retries a failed one twice, same idempotency key). */
+  timeoutMs: number;
 }
 
 /** Fastify's `trustProxy`, as far as TRUST_PROXY can set it (API.md section 6). */
@@ -224,6 +246,10 @@ export function loadConfig(
       .map((o) => o.trim())
       .filter(Boolean),
     trustProxy: false,
+    paymentProvider: text('PAYMENT_PROVIDER') === 'stripe' ? 'stripe' : 'test',
+    paymentWorkerIntervalMs: int('PAYMENT_WORKER_INTERVAL_MS', 30_000, 10, 3_600_000),
+    refundRetryBaseSeconds: decimal('REFUND_RETRY_BASE_SECONDS', 60, 0.001, 3600),
+    stripe: null,
   };
   const trustProxy = parseTrustProxy(text('TRUST_PROXY'));
   if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) problems.push(trustProxy.problem);
@@ -232,6 +258,9 @@ export function loadConfig(
   if (metricsToken !== null && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
     // It is compared with a bearer credential (RFC 6750: visible ASCII); a short one is guessable.
     problems.push('METRICS_TOKEN must be at least 16 visible ASCII characters (no spaces)');
+  }
+  if (!['test', 'stripe', null].includes(text('PAYMENT_PROVIDER'))) {
+    problems.push(`PAYMENT_PROVIDER must be test or stripe (got "${text('PAYMENT_PROVIDER')}")`);
   }
   if (text('LOAD_SHED_MAX_DB_QUEUE')) {
     // Silently ignoring an operator's setting would be worse than refusing it.
@@ -246,6 +275,54 @@ export function loadConfig(
   if (!['true', 'false', null].includes(text('OPERATOR_BOOTSTRAP'))) {
     problems.push('OPERATOR_BOOTSTRAP must be true or false');
   }
+  config.stripe = stripeConfig(config.paymentProvider, text, int, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The Stripe settings (API.md 4): every key named when missing, none ever echoed back. */
+function stripeConfig(
+  provider: Config['paymentProvider'],
+  text: (name: string) => string | null,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): StripeConfig | null {
+  if (provider !== 'stripe') return null;
+  const keys = {
+    STRIPE_SECRET_KEY: /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
+    STRIPE_PUBLISHABLE_KEY: /^pk_(test|live)_[A-Za-z0-9_]+$/,
+    STRIPE_WEBHOOK_SECRET: /^whsec_[A-Za-z0-9_+/=]+$/,
+  };
+  for (const [name, shape] of Object.entries(keys)) {
+    const value = text(name);
+    if (!value) problems.push(`${name} is required with PAYMENT_PROVIDER=stripe (see docs/production.md)`);
+    else if (!shape.test(value)) problems.push(`${name} does not look like a Stripe key of its kind`);
+  }
+  const secretKey = text('STRIPE_SECRET_KEY') ?? '';
+  const publishableKey = text('STRIPE_PUBLISHABLE_KEY') ?? '';
+  if (/^(sk|rk)_live_/.test(secretKey) !== publishableKey.startsWith('pk_live_') && publishableKey) {
+    problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must both be test-mode keys or both live');
+  }
+  let apiBase: URL | null = null;
+  const rawBase = text('STRIPE_API_BASE');
+  if (rawBase) {
+    try {
+      apiBase = new URL(rawBase);
+      if (!['http:', 'https:'].includes(apiBase.protocol)) throw new Error('protocol');
+    } catch {
+      problems.push(`STRIPE_API_BASE must be an http(s) URL (got "${rawBase}")`);
+      apiBase = null;
+    }
+  }
+  const jsUrl = text('STRIPE_JS_URL') ?? 'https://js.stripe.com/v3';
+  if (!/^https?:\/\/[^/]+\//.test(`${jsUrl}/`)) problems.push(`STRIPE_JS_URL must be an http(s) URL`);
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret: text('STRIPE_WEBHOOK_SECRET') ?? '',
+    apiBase,
+    jsUrl,
+    unmatchedRefundAfterSeconds: int('STRIPE_UNMATCHED_REFUND_AFTER_SECONDS', 3600, 1, 7 * 24 * 3600),
+    timeoutMs: int('STRIPE_TIMEOUT_MS', 20_000, 100, 120_000),
+  };
 }

@@ -25,6 +25,10 @@ import { bootstrapOperatorKey } from './operator/bootstrap.ts';
 import { operatorKeyHasher } from './operator/key-secret.ts';
 import { keysRepository } from './operator/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { createStripeClient } from './payments/stripe-client.ts';
+import { createStripePaymentProvider } from './payments/stripe-provider.ts';
+import { createTestPaymentProvider } from './payments/test-provider.ts';
+import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
@@ -53,6 +57,8 @@ export interface Runtime {
   app: FastifyInstance;
   db: Database;
   catalog: CatalogStore;
+  /** Retries refunds and settles unmatched payments (tests run its passes themselves). */
+  paymentWorker: PaymentWorker;
   close(): Promise<void>;
 }
 
@@ -110,6 +116,12 @@ export async function createRuntime(
         stderr: overrides.stderr,
       });
     }
+    // API.md 4: the provider PAYMENT_PROVIDER names; its keys stay in the config, never logged.
+    const stripe = config.stripe ? createStripeClient(config.stripe) : null;
+    const payments =
+      overrides.payments ??
+      (stripe ? createStripePaymentProvider({ stripe, db, log: logger }) : createTestPaymentProvider());
+    logger.info({ provider: payments.name }, 'payment provider');
     const app = await buildApp({
       operatorKeyHasher: hash,
       config,
@@ -119,7 +131,8 @@ export async function createRuntime(
       signer,
       clock,
       logger,
-      payments: overrides.payments,
+      payments,
+      stripe,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
     const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
@@ -138,6 +151,7 @@ export async function createRuntime(
           pollIntervalMs: config.webhookPollIntervalMs,
         })
       : null;
+    const paymentWorker = startPaymentWorker({ db, payments, config, logger });
     signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
     const identityPurge = startIdentityPurge({
       db,
@@ -150,8 +164,10 @@ export async function createRuntime(
       app,
       db,
       catalog,
+      paymentWorker,
       async close() {
         catalog.stop();
+        await paymentWorker.stop();
         stopHousekeeping();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();

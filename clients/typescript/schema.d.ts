@@ -610,6 +610,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which payment provider clients pay with
+         * @description With `test`, payment tokens are the test provider’s (`tok_visa` …); with `stripe`, clients take the card with Stripe Elements (Stripe.js loaded with `publishableKey`) and send the PaymentMethod id (`pm_…`) as the token.
+         */
+        get: operations["getPaymentsConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -946,6 +966,13 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, API.md 4): complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token. */
+            nextAction?: {
+                /** @description The PaymentIntent’s client secret: complete it with Stripe.js (`handleNextAction`). */
+                clientSecret: string;
+                /** @enum {string} */
+                type: "stripe";
+            };
             requestId: string;
             status: number;
             title: string;
@@ -3508,7 +3535,7 @@ export interface operations {
                             hotelId: string;
                             /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                             id: string;
-                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated` */
                             type: string;
                         }[];
                         /** @description pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none */
@@ -6842,6 +6869,91 @@ export interface operations {
             };
         };
     };
+    getPaymentsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "stripe",
+                     *       "publishableKey": "pk_test_…"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description `test`: send the test tokens of API.md 4; `stripe`: take the card with Stripe Elements */
+                        provider: "test" | "stripe";
+                        /** @description With `stripe`: the key to load Stripe.js with (`Stripe(publishableKey)`) */
+                        publishableKey?: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     liveness: {
         parameters: {
             query?: never;
@@ -6957,7 +7069,7 @@ export interface operations {
                     hotelId: string;
                     /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                     id: string;
-                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated` */
                     type: string;
                 };
             };

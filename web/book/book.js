@@ -1,11 +1,11 @@
-// /book/{hotel}: dates and party → offers → a quote → guest details (and a test card when the
-// plan is prepaid) → the reservation, with a link to check in.
+// /book/{hotel}: dates and party → offers → a quote → guest details (and the card when the
+// plan is prepaid: a test token or Stripe Elements, see card-payment.js) → the reservation, with a link to check in.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
+import { payAndSend, paymentConfig, paymentField } from '../shared/card-payment.js';
 import { append, field, h, newId } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { testCardChoice } from '../shared/test-cards.js';
 import { servicePricing, unavailableReason } from '../shared/words.js';
 
 const hotelId = document.body.dataset.hotel;
@@ -354,7 +354,7 @@ function renderQuote() {
       path: '/specialRequests',
     }),
     prepaid
-      ? testCardChoice('/payment/token', t('book.payNow', { total: money(q.total) }))
+      ? paymentField('/payment/token', t('book.payNow', { total: money(q.total) }))
       : h('p', {}, t('book.payAtHotel')),
     h(
       'button',
@@ -422,17 +422,21 @@ async function onBook(event) {
   if (value('phone')) guest.phone = value('phone');
   const body = { quoteId: state.quote.id, guest };
   if (value('specialRequests')) body.specialRequests = value('specialRequests');
-  if (state.quote.ratePlan.prepayment === 'full')
-    body.payment = { token: form.querySelector('input[name=token]:checked')?.value ?? '' };
-  const json = JSON.stringify(body);
-  if (state.attempt.body !== json) state.attempt = { body: json, key: idempotencyKey() };
+  const post = (payload) => {
+    const json = JSON.stringify(payload);
+    if (state.attempt.body !== json) state.attempt = { body: json, key: idempotencyKey() };
+    return api('POST', '/booking/reservations', {
+      body: payload,
+      headers: { 'idempotency-key': state.attempt.key },
+    });
+  };
   clearProblem(form);
   await busy(form, async () => {
     try {
-      state.reservation = await api('POST', '/booking/reservations', {
-        body,
-        headers: { 'idempotency-key': state.attempt.key },
-      });
+      state.reservation =
+        state.quote.ratePlan.prepayment === 'full'
+          ? await payAndSend(form, '/payment/token', (token) => post({ ...body, payment: { token } }))
+          : await post(body);
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       state.reservation = null;
@@ -489,6 +493,7 @@ function renderDone() {
 // ---- start -------------------------------------------------------------------------------------
 
 startPage(async () => {
+  await paymentConfig();
   if (!state.hotel || state.hotelLanguage !== language()) {
     try {
       state.hotel = await api('GET', `/booking/hotels/${encodeURIComponent(hotelId)}`);

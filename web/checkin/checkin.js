@@ -1,11 +1,12 @@
 // /checkin and /checkin/{session}: find the booking, then one screen per step, then a screen
 // showing the signed session verified. Reloading continues at the session's `nextStep`.
+
 import { api, Problem } from '../shared/api.js';
+import { payAndSend, paymentConfig, paymentField } from '../shared/card-payment.js';
 import { append, field, h } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
 import { date, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { testCardChoice } from '../shared/test-cards.js';
 import { MAX_PHOTO_BYTES, shrinkPhoto } from './photo.js';
 import { createSignaturePad } from './signature-pad.js';
 import { verifySignedSession } from './verify.js';
@@ -324,7 +325,7 @@ const STEP_FORMS = {
     append(
       form,
       h('p', {}, t('checkin.balanceDue', { amount: money(due) })),
-      testCardChoice('/data/token', t('checkin.payWith')),
+      paymentField('/data/token', t('checkin.payWith')),
       h('button', { type: 'submit', class: 'primary' }, t('checkin.pay', { amount: money(due) })),
     );
   },
@@ -378,9 +379,7 @@ const STEP_DATA = {
       signature: state.pad.isEmpty() ? '' : state.pad.toDataUrl(),
     };
   },
-  payment(form) {
-    return { token: form.querySelector('input[name=token]:checked')?.value ?? '' };
-  },
+  // payment: the card is read and sent by payAndSend (card-payment.js).
 };
 
 async function onStep(event, step) {
@@ -390,9 +389,12 @@ async function onStep(event, step) {
   let done = false;
   await busy(form, async () => {
     try {
-      state.signed = await api('POST', `/checkin/sessions/${encodeURIComponent(sessionId)}/step`, {
-        body: { step, data: STEP_DATA[step](form) },
-      });
+      const send = (data) =>
+        api('POST', `/checkin/sessions/${encodeURIComponent(sessionId)}/step`, { body: { step, data } });
+      state.signed =
+        step === 'payment'
+          ? await payAndSend(form, '/data/token', (token) => send({ token }))
+          : await send(STEP_DATA[step](form));
       done = true;
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
@@ -464,6 +466,7 @@ async function load() {
 }
 
 startPage(async () => {
+  await paymentConfig();
   if (!sessionId) return renderFind();
   if (!state.signed && !state.loadProblem) await load();
   if (state.loadProblem) {

@@ -7,6 +7,7 @@ import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { forgetKey, hotelToday, operator, savedKey, saveKey } from './desk-api.js';
 import { renderCalendar } from './desk-calendar.js';
+import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
 
 const state = {
@@ -215,6 +216,7 @@ function renderToday() {
     ...frame(
       h('h1', {}, t('desk.today.heading', { date: date(today.date, 'full') })),
       alert,
+      paymentAlerts(state.hotelId),
       h(
         'section',
         { 'aria-labelledby': 'arrivals-heading' },

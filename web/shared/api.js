@@ -12,6 +12,8 @@ export class Problem extends Error {
     this.errors = Array.isArray(body.errors) ? body.errors : [];
     /** A 404 for a path no route serves (see not-found.ts), not for an unknown resource. */
     this.unknownRoute = body.unknownRoute === true;
+    /** On a `402 payment_failed` that needs the guest (3-D Secure): see card-payment.js. */
+    this.nextAction = body.nextAction ?? null;
   }
 }
 

@@ -148,7 +148,11 @@ export async function createReservation(
     let row = inserted;
     const moved: MoneyMoved[] = [];
     if (prepaid && body.payment) {
-      moved.push(await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking'));
+      // The quote, not the new code, names the payment: a retry books under another code.
+      const basis = `quote/${quote.id}`;
+      moved.push(
+        await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking', basis),
+      );
       // Part of creation, not a change: the version stays 1.
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }

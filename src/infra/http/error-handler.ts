@@ -60,9 +60,16 @@ function toProblem(error: FastifyError | AppError): {
   detail: string;
   errors?: ProblemDetailEntry[];
   headers?: Record<string, string>;
+  members?: Record<string, unknown>;
 } {
   if (error instanceof AppError) {
-    return { code: error.code, detail: error.message, errors: error.errors, headers: error.headers };
+    return {
+      code: error.code,
+      detail: error.message,
+      errors: error.errors,
+      headers: error.headers,
+      ...(error.members ? { members: error.members } : {}),
+    };
   }
   if (error.validation) return toProblem(validationProblem(validationEntries(error)));
   switch (error.code) {

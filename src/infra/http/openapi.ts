@@ -45,6 +45,7 @@ export const openapi = fp(
           { name: 'booking', description: 'Availability search, quotes and reservations' },
           { name: 'checkin', description: 'Self check-in sessions and steps' },
           { name: 'service', description: 'Health, keys and this document' },
+          { name: 'payments', description: 'The payment provider: its settings for clients, its webhooks' },
           {
             name: 'Operator',
             description:
