@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
+import { icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
 import type { AppContext } from './context.ts';
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
+  await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(pagesPlugin, { catalog: ctx.catalog });
   return app as unknown as FastifyInstance;
 }
