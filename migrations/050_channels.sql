@@ -61,12 +61,15 @@ CREATE TABLE channel_nights (
   PRIMARY KEY (hotel_id, room_type_id, night)
 );
 
--- AlpineBits GuestRequests: the reservation version each client id has acknowledged. A
--- reservation is sent again to that client once its version moves past the one acknowledged.
+-- AlpineBits GuestRequests (OTA_Read / OTA_NotifReport), per client id: the reservation version
+-- last sent to that client and the version it acknowledged. A reservation is sent again once its
+-- version moves past the one acknowledged; an acknowledgement covers the version that was sent,
+-- so a change made between the read and the acknowledgement is still sent.
 CREATE TABLE alpinebits_acks (
   client_id       text NOT NULL CHECK (length(client_id) BETWEEN 1 AND 200),
   reservation_id  bigint NOT NULL REFERENCES reservations (id) ON DELETE CASCADE,
-  version         integer NOT NULL,
-  acknowledged_at timestamptz NOT NULL DEFAULT now(),
+  sent_version    integer NOT NULL,
+  acked_version   integer,
+  acknowledged_at timestamptz,
   PRIMARY KEY (client_id, reservation_id)
 );

@@ -29,7 +29,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         response: {
           200: {
             description: 'The calendar',
-            headers: { ETag: { description: 'the body’s hash', schema: { type: 'string' } } },
+            headers: { ETag: { description: 'the body’s hash', type: 'string' } },
             content: { 'text/calendar': { schema: IcalDocument } },
           },
           304: { description: 'Not modified (the `If-None-Match` tag is the current one)', type: 'null' },
