@@ -22,7 +22,7 @@ const LAYERS: string[][] = [
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
   ['booking'],
-  ['checkin'],
+  ['checkin', 'channels'],
   ['operator', 'pages'],
   ['app.ts'],
   ['runtime.ts'],

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type Stripe from 'stripe';
 import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
+import { icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
 import type { TrustProxy } from './config.ts';
@@ -26,6 +27,7 @@ import { sharedSchemaCompilers } from './infra/http/schema-compilers.ts';
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './operator/alpinebits.routes.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
 import { operatorRoutes } from './operator/operator.routes.ts';
 import { WEBHOOKS_DOCUMENT } from './operator/webhooks.docs.ts';
@@ -168,7 +170,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
-    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
+    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME, alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME },
     headersBySchema: RESPONSE_HEADERS,
     webhooks: WEBHOOKS_DOCUMENT,
   });
@@ -186,6 +188,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
+  await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
+  await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
   await app.register(pagesPlugin, {
     catalog: ctx.catalog,
     payments: { stripeJsUrl: ctx.config.stripe?.jsUrl ?? null },

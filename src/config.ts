@@ -44,6 +44,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Development and tests: webhooks may use http and reach private addresses. */
   webhookAllowPrivate: boolean;
+  /** How often each imported iCal feed is fetched (API.md 11.1). */
+  icalPollSeconds: number;
   /** Webhook attempts in flight at once per process. */
   webhookConcurrency: number;
   /** How often the delivery worker looks for due deliveries. */
@@ -235,6 +237,7 @@ export function loadConfig(
     webhookRetryBaseSeconds: decimal('WEBHOOK_RETRY_BASE_SECONDS', 60, 0.001, 3600),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    icalPollSeconds: int('ICAL_POLL_SECONDS', 300, 1, 7 * 24 * 3600),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 10, 1, 1000),
     webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
     webhookWorker: bool('WEBHOOK_WORKER', true),

@@ -5,6 +5,7 @@ import { quoteRepository } from './booking/quote.repository.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
 import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import { startIcalPoller } from './channels/ical/ical-poller.ts';
 import { startIdentityPurge } from './checkin/purge.ts';
 import type { Config } from './config.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
@@ -160,6 +161,7 @@ export async function createRuntime(
       retentionDays: config.identityRetentionDays,
       intervalSeconds: config.purgeIntervalSeconds,
     });
+    const icalPoller = startIcalPoller({ db, catalog, clock, config }, logger);
     return {
       app,
       db,
@@ -168,6 +170,7 @@ export async function createRuntime(
       async close() {
         catalog.stop();
         await paymentWorker.stop();
+        await icalPoller.stop();
         stopHousekeeping();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();

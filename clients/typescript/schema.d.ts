@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alpinebits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AlpineBits HotelData 2022-10
+         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`.
+         */
+        post: operations["alpineBits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/booking/availability/search": {
         parameters: {
             query?: never;
@@ -212,6 +232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ical/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCal feed of a room type’s unsellable nights
+         * @description The URL answered once by `POST /operator/hotels/{hotel}/ical-feeds` is the credential (calendar platforms fetch it as is). One all-day `VEVENT` (`SUMMARY:Not available`) per run of consecutive nights from today to the end of the booking window on which the room type has no room left (sold out, external holds included; `rooms` 0; stop-sell), its `UID` the same while the run starts on the same night. `ETag` with `If-None-Match` answers `304`. A deleted feed is `404`.
+         */
+        get: operations["getIcalFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/audit-log": {
         parameters: {
             query?: never;
@@ -350,6 +390,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/hotels/{hotel}/ical-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the iCal feeds
+         * @description The hotel’s feeds, oldest first, without their secret URLs.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["listIcalFeeds"];
+        put?: never;
+        /**
+         * Create a secret iCal feed URL of a room type
+         * @description A feed of the room type’s unsellable nights for rental platforms to import. The `url` holds a secret token (160 random bits, stored hashed) and is shown only in this answer.
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["createIcalFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/ical-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the iCal imports
+         * @description The hotel’s imports, oldest first, each with its last fetch.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["listIcalImports"];
+        put?: never;
+        /**
+         * Import a platform’s iCal feed
+         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE).
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["createIcalImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/hotels/{hotel}/reservations": {
         parameters: {
             query?: never;
@@ -366,6 +462,72 @@ export interface paths {
         get: operations["listOperatorReservations"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an iCal feed
+         * @description Its URL answers `404` from now on.
+         *
+         *     Scope: `inventory:write`.
+         */
+        delete: operations["deleteIcalFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an iCal import
+         * @description Its holds are released at once.
+         *
+         *     Scope: `inventory:write`.
+         */
+        delete: operations["deleteIcalImport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-imports/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fetch an iCal import now
+         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch keeps the holds.
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["syncIcalImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1539,6 +1701,131 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    alpineBits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+                /** @description the client’s id: GuestRequests are acknowledged per client id */
+                "x-alpinebits-clientid"?: string;
+                /** @description `2022-10` */
+                "x-alpinebits-clientprotocolversion"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description e.g. `OTA_Ping:Handshaking` */
+                    action?: string;
+                    /** @description the OTA XML document of the action */
+                    request?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The action’s OTA response document */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Unknown or missing action, unsupported version, unreadable request (a DTD included) */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No or an unknown operator key */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The key lacks the scope of the action */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };
@@ -3347,6 +3634,105 @@ export interface operations {
             };
         };
     };
+    getIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `{token}.ics` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    /** @description the body’s hash */
+                    ETag?: string;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified (the `If-None-Match` tag is the current one) */
+            304: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
@@ -3535,7 +3921,7 @@ export interface operations {
                             hotelId: string;
                             /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                             id: string;
-                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated` */
+                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
                             type: string;
                         }[];
                         /** @description pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none */
@@ -3884,11 +4270,15 @@ export interface operations {
                         roomTypes: {
                             id: string;
                             nights: {
+                                /** @description external holds that found no room left (Innkeep had sold it): overbookings the hotel must resolve */
+                                conflicts: number;
                                 /**
                                  * Format: date
                                  * @description the night
                                  */
                                 date: string;
+                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
                                 prices: {
@@ -4125,11 +4515,15 @@ export interface operations {
                         roomTypes: {
                             id: string;
                             nights: {
+                                /** @description external holds that found no room left (Innkeep had sold it): overbookings the hotel must resolve */
+                                conflicts: number;
                                 /**
                                  * Format: date
                                  * @description the night
                                  */
                                 date: string;
+                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
                                 prices: {
@@ -4451,6 +4845,576 @@ export interface operations {
             };
         };
     };
+    listIcalFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description `icf_…` */
+                            id: string;
+                            roomTypeId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a room type id of the hotel */
+                    roomTypeId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `icf_…` */
+                        id: string;
+                        roomTypeId: string;
+                        /** @description the secret feed URL (`PUBLIC_BASE_URL/api/v1/ical/{token}.ics`), shown only here: give it to the rental platform */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIcalImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description `ici_…` */
+                            id: string;
+                            /** @description the last fetch (`null` before the first) */
+                            lastFetch: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                                conflicts: number | null;
+                                /** @description why the fetch failed (holds kept) */
+                                error: string | null;
+                                /** @description events holding rooms after the last good fetch */
+                                events: number | null;
+                                status: "ok" | "failed";
+                            } | null;
+                            name: string;
+                            roomTypeId: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createIcalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. the platform’s name */
+                    name: string;
+                    /** @description a room type id of the hotel */
+                    roomTypeId: string;
+                    /** @description the platform’s export URL: `https`, public addresses only (unless WEBHOOK_ALLOW_PRIVATE) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `ici_…` */
+                        id: string;
+                        /** @description the last fetch (`null` before the first) */
+                        lastFetch: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                            conflicts: number | null;
+                            /** @description why the fetch failed (holds kept) */
+                            error: string | null;
+                            /** @description events holding rooms after the last good fetch */
+                            events: number | null;
+                            status: "ok" | "failed";
+                        } | null;
+                        name: string;
+                        roomTypeId: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listOperatorReservations: {
         parameters: {
             query?: {
@@ -4496,6 +5460,354 @@ export interface operations {
                         data: components["schemas"]["OperatorReservation"][];
                         /** @description pass as `cursor` for the next page; `null` on the last page */
                         nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIcalImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    syncIcalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `ici_…` */
+                        id: string;
+                        /** @description the last fetch (`null` before the first) */
+                        lastFetch: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                            conflicts: number | null;
+                            /** @description why the fetch failed (holds kept) */
+                            error: string | null;
+                            /** @description events holding rooms after the last good fetch */
+                            events: number | null;
+                            status: "ok" | "failed";
+                        } | null;
+                        name: string;
+                        roomTypeId: string;
+                        url: string;
                     };
                 };
             };
@@ -6916,7 +8228,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -7069,7 +8381,7 @@ export interface operations {
                     hotelId: string;
                     /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                     id: string;
-                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated` */
+                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
                     type: string;
                 };
             };

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'payment.refund_failed',
   'payment.voided',
   'calendar.updated',
+  'channel.conflict',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

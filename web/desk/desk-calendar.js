@@ -167,7 +167,12 @@ function grid(hotel, ctx) {
               rt.nights.map((night) =>
                 h(
                   'td',
-                  { class: night.restrictions?.stopSell ? 'closed' : null },
+                  {
+                    class:
+                      [night.restrictions?.stopSell ? 'closed' : '', night.conflicts > 0 ? 'conflict' : '']
+                        .filter(Boolean)
+                        .join(' ') || null,
+                  },
                   cell(hotel, rt, night, ctx),
                 ),
               ),
@@ -204,6 +209,13 @@ function cell(hotel, rt, night, ctx) {
       { class: 'left' },
       closed ? t('desk.calendar.closed') : t('desk.calendar.left', { left: night.left, rooms: night.rooms }),
     ),
+    // Rooms other channels hold (imported iCal feeds), and those that found the room already sold.
+    night.external > 0
+      ? h('span', { class: 'external' }, t('desk.calendar.external', { count: night.external }))
+      : null,
+    night.conflicts > 0
+      ? h('span', { class: 'conflict' }, t('desk.calendar.conflicts', { count: night.conflicts }))
+      : null,
     Object.entries(night.prices ?? {}).map(([rp, price]) =>
       h(
         'span',
@@ -225,7 +237,8 @@ function editor(hotel, ctx) {
   const rooms = h('input', {
     type: 'number',
     name: 'rooms',
-    min: current.sold,
+    // Rooms held by other channels are taken too (all but the overbooked ones).
+    min: current.sold + (current.external ?? 0) - (current.conflicts ?? 0),
     max: 10000,
     step: 1,
     value: current.rooms,
@@ -260,6 +273,16 @@ function editor(hotel, ctx) {
       }),
     ),
     h('p', { class: 'muted' }, t('desk.calendar.sold', { count: current.sold })),
+    current.external > 0
+      ? h('p', { class: 'muted' }, t('desk.calendar.external', { count: current.external }))
+      : null,
+    current.conflicts > 0
+      ? h(
+          'p',
+          { class: 'form-alert', role: 'alert' },
+          `${t('desk.calendar.conflicts', { count: current.conflicts })}. ${t('desk.calendar.conflictsHelp')}`,
+        )
+      : null,
     field(t('desk.calendar.rooms'), rooms),
     h('label', { class: 'check' }, stopSell, h('span', {}, t('desk.calendar.stopSell'))),
     prices.map((p) =>
