@@ -63,6 +63,15 @@ export const stripeIntents = {
     return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   },
 
+  /** A refund of an unmatched intent Stripe refused for good: settled `failed`, never retried. */
+  async refused(ex: Executor, intentId: string, error: string): Promise<void> {
+    await ex.query(
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'failed', last_error = $2
+       WHERE intent_id = $1`,
+      [intentId, error],
+    );
+  },
+
   /** A refund of an unmatched intent that failed: open again, to be retried. */
   async reopen(ex: Executor, intentId: string, error: string): Promise<void> {
     await ex.query(

@@ -106,7 +106,9 @@ export function createStripePaymentProvider(deps: {
       if (
         e?.type === 'StripeConnectionError' ||
         e?.type === 'StripeAPIError' ||
-        e?.type === 'StripeRateLimitError'
+        e?.type === 'StripeRateLimitError' ||
+        // The same payment still in flight in another request (same idempotency key): try again.
+        e?.type === 'StripeIdempotencyError'
       ) {
         deps.log.warn(
           { stripeError: e.type, message: e.message, requestId: e.requestId },

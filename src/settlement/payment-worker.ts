@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../infra/db/database.ts';
 import { paymentLedger } from '../payments/payment-ledger.ts';
-import type { PaymentProvider } from '../payments/payment-provider.ts';
+import { type PaymentProvider, RefundRefused } from '../payments/payment-provider.ts';
 import { attemptRefund } from '../payments/refund-attempts.ts';
 import { stripeIntents } from '../payments/stripe-intents.repository.ts';
 import { reservationRepository as reservations } from '../reservations/reservation.repository.ts';
@@ -106,6 +106,15 @@ export function startPaymentWorker(deps: {
         }
         log.warn({ intent: intent.intentId }, 'a payment without a booking was refunded');
       } catch (err) {
+        // Refused for good (refunded already, from Stripe's dashboard): settled, not retried.
+        if (err instanceof RefundRefused) {
+          await stripeIntents.refused(db, intent.intentId, err.message);
+          log.error(
+            { intent: intent.intentId, reason: err.message },
+            'refund of a payment without a booking refused',
+          );
+          continue;
+        }
         await stripeIntents.reopen(db, intent.intentId, (err as Error).message);
         log.error(
           { intent: intent.intentId, reason: (err as Error).message },

@@ -70,6 +70,9 @@ async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Prom
 async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookOutcome> {
   // Out of order: the same PaymentIntent succeeded and paid for a booking; this is history.
   if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
+  // A card declined while the guest waited was answered then (402): only failures after the
+  // guest's own action (3-D Secure failed) are news to the hotel.
+  if (intent.last_payment_error?.type === 'card_error') return 'ignored';
   const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
   if (!hotelId) return 'ignored';
   // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made.

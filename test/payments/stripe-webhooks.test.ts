@@ -165,6 +165,43 @@ describe('Stripe webhooks', () => {
     );
   });
 
+  it('tells the hotel of a payment that failed after 3-D Secure (payment.failed), not of declines it answered', async () => {
+    const { reservation } = await paidBooking();
+    const base = {
+      id: 'pi_latefailure',
+      object: 'payment_intent',
+      amount: 5000,
+      currency: 'eur',
+      status: 'requires_payment_method',
+      metadata: { innkeep_basis: `${reservation.id}/checkin/paid-0`, innkeep_hotel: hotel.id },
+    };
+    const declined = {
+      ...base,
+      id: 'pi_declinedthen',
+      last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+    };
+    assert.equal(
+      (await deliver(stripe.signedEvent('payment_intent.payment_failed', declined))).json().outcome,
+      'ignored',
+    );
+    const failed = {
+      ...base,
+      last_payment_error: {
+        type: 'invalid_request_error',
+        code: 'payment_intent_authentication_failure',
+        message: 'The provided PaymentMethod has failed authentication.',
+      },
+    };
+    assert.equal(
+      (await deliver(stripe.signedEvent('payment_intent.payment_failed', failed))).json().outcome,
+      'applied',
+    );
+    const [event] = await eventsOf('payment.failed', reservation.id);
+    assert.equal(event.payment.purpose, 'checkin');
+    assert.equal(event.payment.declineCode, 'payment_intent_authentication_failure');
+    assert.equal(event.payment.amount.amount, 5000);
+  });
+
   it('tells the hotel of a dispute (payment.disputed) and keeps it in the ledger', async () => {
     const { reservation, intent } = await paidBooking();
     const dispute = {
