@@ -17,7 +17,8 @@ import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // /checkin and /checkin/{session} on a phone: find the booking, the five steps, the verified end.
 
-const hotel = makeHotel({ name: 'Harbour View' });
+// Named per language (API.md 9): the pages show the guest's.
+const hotel = makeHotel({ name: { en: 'Harbour View', es: 'Vista al Puerto' } });
 
 describe('check-in pages', { skip: skipWithoutChromium }, () => {
   let app: PagesApp;
@@ -126,6 +127,7 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     // The same in Spanish.
     await page.getByLabel('Language').selectOption('es');
     await page.getByRole('heading', { name: 'Sus datos' }).waitFor();
+    assert.match(await page.locator('main').innerText(), /Vista al Puerto/);
     await page.getByLabel('Fecha de nacimiento').fill('');
     await page.getByRole('button', { name: 'Continuar' }).click();
     await (await errorOf('Fecha de nacimiento')).waitFor();

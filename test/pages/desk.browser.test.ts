@@ -21,7 +21,16 @@ import { makeHotel } from '../helpers/test-app.ts';
 // /desk: an operator key → today's arrivals, search, a reservation's details; and, once the
 // endpoints of the other operator work are served, the calendar and cancelling.
 
-const hotel = makeHotel({ name: 'Harbour View' });
+const base = makeHotel();
+// The double room is named per language (API.md 9); the desk names it in the page's language.
+const hotel = makeHotel({
+  name: 'Harbour View',
+  roomTypes: base.roomTypes.map((rt) =>
+    rt.id === 'double'
+      ? { ...rt, name: { en: 'Double Room', es: 'Habitación doble', pt: 'Quarto duplo' } }
+      : rt,
+  ),
+});
 const OPERATOR = '/api/v1/operator';
 
 /** The hotel's date `days` from now, in its time zone (as the page computes "today"). */
@@ -182,6 +191,7 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     // Spanish, with the same switch as the other pages.
     await page.getByLabel('Language').selectOption('es');
     await page.getByRole('heading', { name: `Reserva ${arriving}` }).waitFor();
+    await page.locator('.desk-facts').getByText('Habitación doble').waitFor();
 
     assert.deepEqual(foreignRequests, []);
     assert.deepEqual(errors, []);

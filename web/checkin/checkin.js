@@ -5,7 +5,7 @@ import { api, Problem } from '../shared/api.js';
 import { payAndSend, paymentConfig, paymentField } from '../shared/card-payment.js';
 import { append, field, h } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
-import { date, money, t } from '../shared/i18n.js';
+import { date, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { MAX_PHOTO_BYTES, shrinkPhoto } from './photo.js';
 import { createSignaturePad } from './signature-pad.js';
@@ -13,7 +13,24 @@ import { verifySignedSession } from './verify.js';
 
 // The session id is a bearer secret: it stays in this path, never in a title, log or Referer.
 const sessionId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-const state = { signed: null, loadProblem: null, verification: null, photo: null };
+const state = { signed: null, loadProblem: null, verification: null, photo: null, hotelNames: null };
+
+/**
+ * The hotel's name in the page's language (API.md 9): the signed session holds the plain one, so
+ * the public hotel endpoint is asked once per language. Its plain name when that fails.
+ */
+async function loadHotelName() {
+  const hotel = state.signed?.session.reservation.hotel;
+  if (!hotel || state.hotelNames?.language === language()) return;
+  let name = hotel.name;
+  try {
+    name = (await api('GET', `/booking/hotels/${encodeURIComponent(hotel.id)}`)).name;
+  } catch {
+    // the plain name stands
+  }
+  state.hotelNames = { language: language(), name };
+}
+const hotelName = (hotel) => state.hotelNames?.name ?? hotel.name;
 
 const input = (name, attrs = {}) =>
   h('input', { type: 'text', name, maxlength: 100, required: true, ...attrs });
@@ -94,13 +111,13 @@ function progress(session) {
 function renderSession() {
   const session = state.signed.session;
   const reservation = session.reservation;
-  setTitle(`${t('checkin.title')} — ${reservation.hotel.name}`);
+  setTitle(`${t('checkin.title')} — ${hotelName(reservation.hotel)}`);
   const summary = h(
     'p',
     { class: 'muted' },
     t('checkin.summary', {
       code: reservation.id,
-      hotel: reservation.hotel.name,
+      hotel: hotelName(reservation.hotel),
       checkIn: date(reservation.checkIn),
       checkOut: date(reservation.checkOut),
     }),
@@ -429,7 +446,7 @@ function renderDone(summary) {
     h(
       'section',
       { class: 'card stack' },
-      h('p', {}, t('checkin.doneText', { hotel: session.reservation.hotel.name })),
+      h('p', {}, t('checkin.doneText', { hotel: hotelName(session.reservation.hotel) })),
       h('p', {}, t('checkin.balanceDue', { amount: money(session.reservation.balanceDue) })),
       verification,
     ),
@@ -477,5 +494,6 @@ startPage(async () => {
       h('a', { href: '/checkin', class: 'button secondary' }, t('checkin.findAgain')),
     );
   }
+  await loadHotelName();
   renderSession();
 });

@@ -4,7 +4,7 @@ import { append, field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
-import { hotelToday, isMissingEndpoint, operator } from './desk-api.js';
+import { hotelToday, isMissingEndpoint, operator, ratePlanName, roomTypeName } from './desk-api.js';
 
 /** A reservation in a list: a button naming the guest, the code, the stay and where it stands. */
 export function reservationSummary(r, onOpen) {
@@ -16,7 +16,7 @@ export function reservationSummary(r, onOpen) {
     h(
       'span',
       { class: 'muted' },
-      `${t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })} · ${r.roomType.name}`,
+      `${t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })} · ${roomTypeName(r.roomType)}`,
     ),
     h(
       'span',
@@ -62,8 +62,8 @@ function draw(detail, ctx) {
     [t('desk.detail.phone'), r.guest.phone],
     [t('desk.detail.dates'), t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })],
     [t('desk.detail.party'), party(r)],
-    [t('desk.detail.room'), r.roomType.name],
-    [t('desk.detail.rate'), r.ratePlan.name],
+    [t('desk.detail.room'), roomTypeName(r.roomType)],
+    [t('desk.detail.rate'), ratePlanName(r.ratePlan)],
     [t('desk.detail.total'), money(r.total)],
     [t('desk.detail.paid'), money(r.payment.paid)],
     [t('desk.detail.due'), money(r.payment.due)],

@@ -5,7 +5,7 @@ import { field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { forgetKey, hotelToday, operator, savedKey, saveKey } from './desk-api.js';
+import { forgetKey, hotelToday, loadCatalogNames, operator, savedKey, saveKey } from './desk-api.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
@@ -25,9 +25,10 @@ const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
 const list = (query) =>
   operator('GET', `/hotels/${encodeURIComponent(state.hotelId)}/reservations?${new URLSearchParams(query)}`);
 
-function render() {
+async function render() {
   setTitle(t('desk.title'));
   if (!state.signedIn) return renderKey();
+  if (state.hotelId) await loadCatalogNames(state.hotelId);
   if (state.view === 'detail' && state.detail) {
     return showReservation(state.detail, {
       frame,
@@ -337,5 +338,6 @@ startPage(async () => {
       if (!signedOut(problem)) state.keyProblem = problem;
     }
   }
-  render();
+  // Awaited, so the page restores field values after this draw (a language switch).
+  await render();
 });
