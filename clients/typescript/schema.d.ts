@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Read the guest register of an arrival date
-         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row (a field starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it). Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
+         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row, every text cell quoted (a field starting with `=`, `+`, `-`, `@`, tab or CR also prefixed with `'`), so no spreadsheet, whatever its list separator, reads a formula. Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
          *
          *     Scope: `guests:identity`.
          */
@@ -1472,7 +1472,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1514,7 +1514,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1655,7 +1655,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1776,7 +1776,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1818,7 +1818,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1964,7 +1964,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2006,7 +2006,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2140,7 +2140,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2255,7 +2255,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2297,7 +2297,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2490,7 +2490,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2532,7 +2532,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2674,7 +2674,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2716,7 +2716,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2847,7 +2847,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2949,7 +2949,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2991,7 +2991,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3263,7 +3263,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3387,7 +3387,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3535,7 +3535,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3640,7 +3640,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3765,7 +3765,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3925,7 +3925,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3967,7 +3967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4210,7 +4210,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4367,7 +4367,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4502,7 +4502,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4635,7 +4635,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4677,7 +4677,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4836,7 +4836,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4947,7 +4947,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5218,7 +5218,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5260,7 +5260,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5459,7 +5459,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5501,7 +5501,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5648,7 +5648,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5690,7 +5690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5840,7 +5840,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5882,7 +5882,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -6021,7 +6021,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6063,7 +6063,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -6205,7 +6205,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6317,7 +6317,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6359,7 +6359,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6513,7 +6513,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6624,7 +6624,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6779,7 +6779,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
