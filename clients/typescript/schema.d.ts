@@ -2546,7 +2546,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @example change of plans */
@@ -2798,7 +2798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `reservation_cancelled` */
+            /** @description `reservation_cancelled`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -2833,6 +2833,17 @@ export interface operations {
             };
             /** @description `unsupported_media_type` */
             415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -3306,8 +3317,8 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page */
                 cursor?: string;
-                /** @description entries per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description entries per page (default 50) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3430,8 +3441,8 @@ export interface operations {
             query?: {
                 /** @description the id of the last event seen (`nextCursor`); absent = from the oldest kept */
                 after?: string;
-                /** @description events per page, 1–500 (default 100) */
-                limit?: string;
+                /** @description events per page (default 100) */
+                limit?: number;
                 /** @description comma-separated event types or `prefix.*`, e.g. `reservation.created,checkin.*` */
                 types?: string;
             };
@@ -4419,8 +4430,8 @@ export interface operations {
                 departureFrom?: string;
                 /** @description last check-out date, inclusive */
                 departureTo?: string;
-                /** @description reservations per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description reservations per page (default 50) */
+                limit?: number;
                 /**
                  * @description a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter
                  * @example joao
@@ -5515,7 +5526,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -5704,7 +5715,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -5896,7 +5907,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
@@ -6077,7 +6088,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description true: no cancellation fee (the hotel’s decision) */
@@ -6665,8 +6676,8 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description attempts, 1–100 (default 50) */
-                limit?: string;
+                /** @description attempts (default 50) */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6840,6 +6851,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal_error`: a fault of the service, logged with the request id */
             500: {
                 headers: {
@@ -6874,6 +6896,17 @@ export interface operations {
                         /** @example ok */
                         status: string;
                     };
+                };
+            };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal_error`: a fault of the service, logged with the request id */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
@@ -253,6 +254,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: AuthHeaders,
         params: ReservationParams,
         body: CancelRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(Reservation),
           ...problemResponses(

@@ -123,9 +123,11 @@ export const AuditEntrySchema = Type.Object(
 export const AuditQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,3}$', description: 'entries per page, 1–200 (default 50)' }),
+      Type.Integer({ minimum: 1, maximum: 200, description: 'entries per page (default 50)' }),
     ),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`nextCursor` of the previous page' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: '`nextCursor` of the previous page' }),
+    ),
   },
   { additionalProperties: false },
 );

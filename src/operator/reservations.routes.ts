@@ -9,6 +9,7 @@ import { readReservation } from '../booking/commands/read-reservation.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';
 import { checkinProgress } from '../checkin/checkin-progress.ts';
 import type { AppContext } from '../context.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
@@ -155,6 +156,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
         body: OperatorCancelRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
