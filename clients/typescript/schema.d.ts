@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * Read a reservation as the hotel
-         * @description The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.
+         * @description The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in docs/api.md §3.2; never the session id). Header `ETag` carries its version.
          *
          *     Scope: `reservations:read`.
          */
@@ -443,7 +443,7 @@ export interface paths {
         head?: never;
         /**
          * Change a reservation as the hotel
-         * @description The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
+         * @description The body and rules of the guest’s PATCH (docs/api.md §2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
          *
          *     Scope: `reservations:write`.
          */
@@ -483,7 +483,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a reservation as the hotel
-         * @description As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
+         * @description As the guest’s cancel (docs/api.md §2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
          *
          *     Scope: `reservations:write`.
          */
@@ -782,7 +782,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -814,7 +814,7 @@ export interface components {
              */
             currency: string;
         };
-        /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+        /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
         OperatorReservation: {
             adults: number;
             cancellation: {
@@ -893,7 +893,7 @@ export interface components {
             source: "api" | "operator";
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -1079,7 +1079,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -3493,7 +3493,7 @@ export interface operations {
                              * @description when the change was made
                              */
                             createdAt: string;
-                            /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                            /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                             data: {
                                 [key: string]: unknown;
                             };
@@ -5035,7 +5035,7 @@ export interface operations {
                             refund: components["schemas"]["Money"];
                         } | null;
                         cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        /** @description Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret. */
+                        /** @description Check-in progress for the hotel (docs/api.md §7.2). Never the session id: it is the guest’s bearer secret. */
                         checkin: {
                             /**
                              * Format: date-time
@@ -5043,7 +5043,7 @@ export interface operations {
                              */
                             completedAt?: string;
                             status: "not_started" | "in_progress" | "completed";
-                            /** @description the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists */
+                            /** @description the session’s steps, data masked as the guest sees it (docs/api.md §3.2); empty before a session exists */
                             steps: {
                                 /** @description what was accepted, secrets masked; present once the step was submitted */
                                 data?: {
@@ -5159,7 +5159,7 @@ export interface operations {
                         source: "api" | "operator";
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        /** @description The stay as the front desk records it (docs/api.md §7.5) */
                         stay: {
                             arrivedAt: string | null;
                             departedAt: string | null;
@@ -5340,7 +5340,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5540,7 +5540,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5732,7 +5732,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5913,7 +5913,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -6097,7 +6097,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -6958,7 +6958,7 @@ export interface operations {
                      * @description when the change was made
                      */
                     createdAt: string;
-                    /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                    /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                     data: {
                         [key: string]: unknown;
                     };

@@ -6,7 +6,7 @@ export const OPERATOR_SECURITY_SCHEME = {
   type: 'http',
   scheme: 'bearer',
   description: [
-    'An operator key `ik_…` (API.md 7.1): `Authorization: Bearer ik_…`. No, unknown or revoked key:',
+    'An operator key `ik_…` (docs/api.md §7.1): `Authorization: Bearer ik_…`. No, unknown or revoked key:',
     '`401`; a key without the scope the operation names: `403`; a hotel outside the key’s `hotelIds`:',
     '`404`, as if it did not exist. Verified keys are cached for up to OPERATOR_KEY_CACHE_SECONDS',
     '(default 5 s), so a revocation takes effect on every process within that time. The scope an',

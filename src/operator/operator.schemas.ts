@@ -7,7 +7,7 @@ const Instant = (description: string) => Type.String({ format: 'date-time', desc
 export const ScopeSchema = Type.Unsafe<Scope>({
   type: 'string',
   enum: [...SCOPES],
-  description: 'an operator scope (API.md 7.1)',
+  description: 'an operator scope (docs/api.md §7.1)',
 });
 export const HotelId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',

@@ -92,7 +92,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Read a reservation as the hotel',
         ...operatorOperation(
           'reservations:read',
-          'The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.',
+          'The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in docs/api.md §3.2; never the session id). Header `ETag` carries its version.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,
@@ -116,7 +116,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Change a reservation as the hotel',
         ...operatorOperation(
           'reservations:write',
-          'The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.',
+          'The body and rules of the guest’s PATCH (docs/api.md §2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.',
         ),
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
@@ -151,7 +151,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Cancel a reservation as the hotel',
         ...operatorOperation(
           'reservations:write',
-          'As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.',
+          'As the guest’s cancel (docs/api.md §2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.',
         ),
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,

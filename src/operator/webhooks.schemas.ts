@@ -31,7 +31,7 @@ export const EventSchema = Type.Object(
     hotelId: Type.String(),
     data: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked',
+        'what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked',
     }),
   },
   {

@@ -4,6 +4,7 @@
  * same checks from the command line are in the README's testing notes.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import SpectralCore from '@stoplight/spectral-core';
@@ -83,5 +84,14 @@ describe('the OpenAPI document under Redocly and Spectral', () => {
           assert.deepEqual(requirement.operatorKey ?? [], [], `${path}: no scopes on a bearer scheme`);
       }
     }
+  });
+
+  it('cites sections of docs/api.md that exist (no "API.md 7.1" outside the repository)', () => {
+    const guide = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const sections = new Set([...guide.matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1]));
+    const cited = [...source.matchAll(/docs\/api\.md §(\d+(?:\.\d+)?)/g)].map((m) => m[1]);
+    assert.ok(cited.length >= 20, `the descriptions cite the guide (${cited.length} times)`);
+    for (const section of cited) assert.ok(sections.has(section), `docs/api.md has no section ${section}`);
+    assert.deepEqual(source.match(/\bAPI\.md\b/g) ?? [], [], 'the contract file is not in the repository');
   });
 });
