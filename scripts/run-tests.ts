@@ -144,7 +144,9 @@ const reported = new Set<string>();
 
 // The whole TAP report goes to a file; the terminal gets one line per test file as it ends, then
 // the failures (file, test and message), then node's own counts.
-const RESULTS = path.join(ROOT, 'test-results');
+const RESULTS = process.env.TEST_RESULTS_DIR
+  ? path.resolve(process.env.TEST_RESULTS_DIR)
+  : path.join(ROOT, 'test-results');
 await mkdir(RESULTS, { recursive: true });
 const reportPath = path.join(RESULTS, `${engine}.tap`);
 const report = stream.compose(tap).pipe(createWriteStream(reportPath));

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { projectFile } from '../project-files.ts';
 
 export const DOCS_ASSETS_PREFIX = '/docs/assets/';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -38,10 +38,8 @@ let assets: Map<string, DocsAsset> | undefined;
 /** The assets by hashed name, read and hashed once per process (compressed when first asked for). */
 export function docsAssets(): Map<string, DocsAsset> {
   if (assets) return assets;
-  const staticDir = path.join(
-    path.dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
-    'static',
-  );
+  // The files @fastify/swagger-ui serves itself, found as every file the service reads is.
+  const staticDir = projectFile('node_modules/@fastify/swagger-ui/static');
   assets = new Map();
   for (const file of FILES) {
     const identity = readFileSync(path.join(staticDir, file));
