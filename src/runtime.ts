@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -13,8 +14,10 @@ import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
 import { applyCatalog } from './hotel-calendar/apply-catalog.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
+import { type ControlChannel, startControlChannel } from './infra/control-channel.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
+import { BackupRefusedError, writeBackup } from './infra/db/backup.ts';
 import type { DataDirLock } from './infra/db/data-dir-lock.ts';
 import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
@@ -23,6 +26,7 @@ import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
 import { bootstrapOperatorKey } from './operator/bootstrap.ts';
+import { runOperatorKeyCommand } from './operator/key-commands.ts';
 import { operatorKeyHasher } from './operator/key-secret.ts';
 import { keysRepository } from './operator/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
@@ -162,12 +166,41 @@ export async function createRuntime(
       intervalSeconds: config.purgeIntervalSeconds,
     });
     const icalPoller = startIcalPoller({ db, catalog, clock, config }, logger);
+    // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
+    const control: ControlChannel | null = overrides.dataDirLock
+      ? await startControlChannel(
+          config.dataDir,
+          {
+            'operator-key': (args) =>
+              runOperatorKeyCommand(
+                { db, hash, knownHotel: (id) => catalog.get(id) !== undefined, now: () => clock.now() },
+                args,
+              ),
+            backup: async ([dest]) => {
+              try {
+                const files = await writeBackup(db, path.resolve(config.dataDir), dest ?? '');
+                logger.info({ files }, 'backup written');
+                return { code: 0, stdout: `backup written: ${files.join(', ')}\n`, stderr: '' };
+              } catch (error) {
+                if (
+                  !(error instanceof BackupRefusedError) &&
+                  (error as { code?: unknown }).code === undefined
+                )
+                  throw error;
+                return { code: 1, stdout: '', stderr: `refused: ${(error as Error).message}\n` };
+              }
+            },
+          },
+          (err) => logger.warn({ err }, 'control channel'),
+        )
+      : null;
     return {
       app,
       db,
       catalog,
       paymentWorker,
       async close() {
+        await control?.close();
         catalog.stop();
         await paymentWorker.stop();
         await icalPoller.stop();

@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * Read a reservation as the hotel
-         * @description The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in API.md 3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.
+         * @description The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in docs/api.md §3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.
          *
          *     Scope: `reservations:read`.
          */
@@ -605,7 +605,7 @@ export interface paths {
         head?: never;
         /**
          * Change a reservation as the hotel
-         * @description The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
+         * @description The body and rules of the guest’s PATCH (docs/api.md §2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
          *
          *     Scope: `reservations:write`.
          */
@@ -645,7 +645,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a reservation as the hotel
-         * @description As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
+         * @description As the guest’s cancel (docs/api.md §2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
          *
          *     Scope: `reservations:write`.
          */
@@ -964,7 +964,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -996,7 +996,7 @@ export interface components {
              */
             currency: string;
         };
-        /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+        /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
         OperatorReservation: {
             adults: number;
             cancellation: {
@@ -1075,7 +1075,7 @@ export interface components {
             source: "api" | "operator";
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -1268,7 +1268,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -2879,7 +2879,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @example change of plans */
@@ -3131,7 +3131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `reservation_cancelled` */
+            /** @description `reservation_cancelled`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -3166,6 +3166,17 @@ export interface operations {
             };
             /** @description `unsupported_media_type` */
             415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -3738,8 +3749,8 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page */
                 cursor?: string;
-                /** @description entries per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description entries per page (default 50) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3862,8 +3873,8 @@ export interface operations {
             query?: {
                 /** @description the id of the last event seen (`nextCursor`); absent = from the oldest kept */
                 after?: string;
-                /** @description events per page, 1–500 (default 100) */
-                limit?: string;
+                /** @description events per page (default 100) */
+                limit?: number;
                 /** @description comma-separated event types or `prefix.*`, e.g. `reservation.created,checkin.*` */
                 types?: string;
             };
@@ -3914,7 +3925,7 @@ export interface operations {
                              * @description when the change was made
                              */
                             createdAt: string;
-                            /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                            /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                             data: {
                                 [key: string]: unknown;
                             };
@@ -5429,8 +5440,8 @@ export interface operations {
                 departureFrom?: string;
                 /** @description last check-out date, inclusive */
                 departureTo?: string;
-                /** @description reservations per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description reservations per page (default 50) */
+                limit?: number;
                 /**
                  * @description a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter
                  * @example joao
@@ -6388,7 +6399,7 @@ export interface operations {
                             refund: components["schemas"]["Money"];
                         } | null;
                         cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        /** @description Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret. */
+                        /** @description Check-in progress for the hotel (docs/api.md §7.2). Never the session id: it is the guest’s bearer secret. */
                         checkin: {
                             /**
                              * Format: date-time
@@ -6396,7 +6407,7 @@ export interface operations {
                              */
                             completedAt?: string;
                             status: "not_started" | "in_progress" | "completed";
-                            /** @description the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists */
+                            /** @description the session’s steps, data masked as the guest sees it (docs/api.md §3.2); empty before a session exists */
                             steps: {
                                 /** @description what was accepted, secrets masked; present once the step was submitted */
                                 data?: {
@@ -6512,7 +6523,7 @@ export interface operations {
                         source: "api" | "operator";
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        /** @description The stay as the front desk records it (docs/api.md §7.5) */
                         stay: {
                             arrivedAt: string | null;
                             departedAt: string | null;
@@ -6693,7 +6704,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -6879,7 +6890,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -6893,7 +6904,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -7068,7 +7079,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7085,7 +7096,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -7260,13 +7271,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -7441,7 +7452,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description true: no cancellation fee (the hotel’s decision) */
@@ -7450,7 +7461,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -8029,8 +8040,8 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description attempts, 1–100 (default 50) */
-                limit?: string;
+                /** @description attempts (default 50) */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -8289,6 +8300,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal_error`: a fault of the service, logged with the request id */
             500: {
                 headers: {
@@ -8323,6 +8345,17 @@ export interface operations {
                         /** @example ok */
                         status: string;
                     };
+                };
+            };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal_error`: a fault of the service, logged with the request id */
@@ -8374,7 +8407,7 @@ export interface operations {
                      * @description when the change was made
                      */
                     createdAt: string;
-                    /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                    /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                     data: {
                         [key: string]: unknown;
                     };

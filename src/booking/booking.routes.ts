@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { NameLanguage } from '../catalog/localized-name.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
@@ -278,6 +279,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: AuthHeaders,
         params: ReservationParams,
         body: CancelRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(Reservation),
           ...problemResponses(

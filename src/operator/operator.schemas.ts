@@ -8,7 +8,7 @@ const Instant = (description: string) => Type.String({ format: 'date-time', desc
 export const ScopeSchema = Type.Unsafe<Scope>({
   type: 'string',
   enum: [...SCOPES],
-  description: 'an operator scope (API.md 7.1)',
+  description: 'an operator scope (docs/api.md §7.1)',
 });
 export const HotelId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
@@ -124,9 +124,11 @@ export const AuditEntrySchema = Type.Object(
 export const AuditQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,3}$', description: 'entries per page, 1–200 (default 50)' }),
+      Type.Integer({ minimum: 1, maximum: 200, description: 'entries per page (default 50)' }),
     ),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`nextCursor` of the previous page' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: '`nextCursor` of the previous page' }),
+    ),
   },
   { additionalProperties: false },
 );

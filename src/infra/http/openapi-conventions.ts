@@ -13,9 +13,19 @@ type Json = Record<string, unknown>;
 type Operation = {
   security?: unknown[];
   parameters?: { in: string; name: string }[];
-  requestBody?: unknown;
+  requestBody?: { required?: boolean };
+  [OPTIONAL_BODY_MARK]?: boolean;
   responses?: Record<string, Json>;
 };
+
+const OPTIONAL_BODY_MARK = 'x-optional-body';
+
+/**
+ * Spread into a route's schema whose body may be left out (cancel, arrive, no-show: no body means
+ * the defaults). @fastify/swagger marks every declared body `required`; this mark, removed from the
+ * document, makes it optional there. The route itself reads a missing body as `{}` (preValidation).
+ */
+export const OPTIONAL_BODY = { [OPTIONAL_BODY_MARK]: true } as const;
 
 const header = (description: string, schema: Json = { type: 'string' }, required = false) => ({
   description,
@@ -79,11 +89,19 @@ export function applyHttpConventions(
       if (method === 'post' && !operation.parameters?.some((p) => p.name === 'idempotency-key')) {
         operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
       }
+      if (operation[OPTIONAL_BODY_MARK]) {
+        delete operation[OPTIONAL_BODY_MARK];
+        if (operation.requestBody) operation.requestBody.required = false;
+      }
       if (operation.requestBody) {
         responses['413'] ??= problem('`payload_too_large`');
         responses['415'] ??= problem('`unsupported_media_type`');
       }
       if (!RATE_LIMIT_EXEMPT.has(path)) responses['429'] ??= problem('`rate_limited`');
+      // Node's HTTP parser answers this for any URL, before a route runs: said where nothing else
+      // names a client error (the health checks), so no operation looks as if it could not fail.
+      if (!Object.keys(responses).some((s) => s.startsWith('4')))
+        responses['431'] = problem('`headers_too_large`: the URL and headers together over 16 KiB');
       responses['500'] ??= problem('`internal_error`: a fault of the service, logged with the request id');
       for (const [status, response] of Object.entries(responses)) {
         const headers = (response.headers ?? {}) as Json;

@@ -49,7 +49,7 @@ export const openapi = fp(
           {
             name: 'Operator',
             description:
-              'The hotel’s side (API.md 7, 8): operator keys, hotels, audit log, events and webhooks',
+              'The hotel’s side (docs/api.md §7, §8): operator keys, hotels, audit log, events and webhooks',
           },
         ],
         components: {
