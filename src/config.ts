@@ -44,7 +44,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Development and tests: webhooks may use http and reach private addresses. */
   webhookAllowPrivate: boolean;
-  /** How often each imported iCal feed is fetched (API.md 11.1). */
+  /** How often each imported iCal feed is fetched (docs/api.md §9.1). */
   icalPollSeconds: number;
   /** Webhook attempts in flight at once per process. */
   webhookConcurrency: number;
@@ -283,7 +283,7 @@ export function loadConfig(
   return config;
 }
 
-/** The Stripe settings (API.md 4): every key named when missing, none ever echoed back. */
+/** The Stripe settings (docs/api.md §4): every key named when missing, none ever echoed back. */
 function stripeConfig(
   provider: Config['paymentProvider'],
   text: (name: string) => string | null,

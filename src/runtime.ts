@@ -121,7 +121,7 @@ export async function createRuntime(
         stderr: overrides.stderr,
       });
     }
-    // API.md 4: the provider PAYMENT_PROVIDER names; its keys stay in the config, never logged.
+    // docs/api.md §4: the provider PAYMENT_PROVIDER names; its keys stay in the config, never logged.
     const stripe = config.stripe ? createStripeClient(config.stripe) : null;
     const payments =
       overrides.payments ??

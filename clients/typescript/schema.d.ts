@@ -1128,7 +1128,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            /** @description Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, API.md 4): complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token. */
+            /** @description Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, docs/api.md §4): complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token. */
             nextAction?: {
                 /** @description The PaymentIntent’s client secret: complete it with Stripe.js (`handleNextAction`). */
                 clientSecret: string;
@@ -4288,7 +4288,7 @@ export interface operations {
                                  * @description the night
                                  */
                                 date: string;
-                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                /** @description rooms held by events of imported iCal feeds (docs/api.md §9.1), counted out of `left` */
                                 external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
@@ -4533,7 +4533,7 @@ export interface operations {
                                  * @description the night
                                  */
                                 date: string;
-                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                /** @description rooms held by events of imported iCal feeds (docs/api.md §9.1), counted out of `left` */
                                 external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
@@ -6392,7 +6392,7 @@ export interface operations {
                             reason: string | null;
                             refund: components["schemas"]["Money"];
                         } | null;
-                        /** @description What cancelling now would charge, by the reservation’s cancellation policy (API.md 2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived). */
+                        /** @description What cancelling now would charge, by the reservation’s cancellation policy (docs/api.md §2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived). */
                         cancellationCharge: {
                             due: components["schemas"]["Money"];
                             fee: components["schemas"]["Money"];
@@ -8216,7 +8216,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `test`: send the test tokens of API.md 4; `stripe`: take the card with Stripe Elements */
+                        /** @description `test`: send the test tokens of docs/api.md §4; `stripe`: take the card with Stripe Elements */
                         provider: "test" | "stripe";
                         /** @description With `stripe`: the key to load Stripe.js with (`Stripe(publishableKey)`) */
                         publishableKey?: string;

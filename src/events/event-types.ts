@@ -10,7 +10,7 @@ export const EVENT_TYPES = [
   'checkin.completed',
   'payment.succeeded',
   'payment.refunded',
-  // With a real provider (API.md 4): money the hotel must know about outside a booking's own flow.
+  // With a real provider (docs/api.md §4): money the hotel must know about outside a booking's own flow.
   'payment.failed',
   'payment.disputed',
   'payment.refund_failed',

@@ -37,7 +37,7 @@ const CalendarNight = Type.Object({
   sold: Type.Integer(),
   left: Type.Integer(),
   external: Type.Integer({
-    description: 'rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left`',
+    description: 'rooms held by events of imported iCal feeds (docs/api.md §9.1), counted out of `left`',
   }),
   conflicts: Type.Integer({
     description:

@@ -42,7 +42,7 @@ export async function loadHotelNightsForWrite(
   return loadHotelNights(tx, hotel, from, to, roomTypeIds);
 }
 
-/** External holds per `room type\u0000night` (API.md 11.1): all of them, and those counted in `sold`. */
+/** External holds per `room type\u0000night` (docs/api.md §9.1): all of them, and those counted in `sold`. */
 export type ChannelNights = Map<string, { holds: number; taken: number }>;
 
 /**

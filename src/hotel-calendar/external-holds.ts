@@ -5,7 +5,7 @@ import { createAndLock } from './inventory.repository.ts';
 import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';
 
 /**
- * Rooms held by other channels (API.md 11.1): each external event holds one room of its room type
+ * Rooms held by other channels (docs/api.md §9.1): each external event holds one room of its room type
  * on each of its nights, in the same inventory rows bookings take rooms from, under the same locks
  * (the hotel's calendar lock shared, then the rows in their one order). A hold is counted in the
  * row's `sold` as far as rooms are left (`channel_nights.taken`); the rest is an overbooking the

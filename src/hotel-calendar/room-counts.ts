@@ -16,7 +16,7 @@ export interface RoomCount {
 }
 
 /**
- * Sets rooms by night for a channel (AlpineBits FreeRooms, API.md 11.2) exactly as a calendar
+ * Sets rooms by night for a channel (AlpineBits FreeRooms, docs/api.md §9.2) exactly as a calendar
  * PATCH does (7.4), without its 366-night limit: under the hotel's calendar lock held exclusively,
  * in one transaction with its `calendar.updated` event; `reset` first hands every night from that
  * date back to the catalogue (a complete set replaces all that was sent before). A night left with

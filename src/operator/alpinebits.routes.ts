@@ -49,7 +49,7 @@ const TextAnswer = (description: string) => ({
 });
 
 /**
- * `POST /api/v1/alpinebits` (API.md 11.2): AlpineBits HotelData 2022-10 for PMSs and channel
+ * `POST /api/v1/alpinebits` (docs/api.md §9.2): AlpineBits HotelData 2022-10 for PMSs and channel
  * managers. HTTP only: Basic authentication with an operator key as the password (before the body
  * is read), the multipart form, and every refusal as AlpineBits text (`ERROR:…`), never
  * problem+json; the protocol itself is `channels/alpinebits/`.

@@ -33,7 +33,7 @@ const POST_PROBLEMS = [
   'payload_too_large',
 ] as const;
 
-/** `/operator/…/ical-feeds` and `/operator/…/ical-imports` (API.md 11.1). */
+/** `/operator/…/ical-feeds` and `/operator/…/ical-imports` (docs/api.md §9.1). */
 export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const hotelOf = (
     request: { params: { hotel: string } },

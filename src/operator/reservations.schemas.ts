@@ -25,7 +25,7 @@ export const CancellationCharge = Type.Union(
   ],
   {
     description:
-      'What cancelling now would charge, by the reservation’s cancellation policy (API.md 2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived).',
+      'What cancelling now would charge, by the reservation’s cancellation policy (docs/api.md §2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived).',
   },
 );
 

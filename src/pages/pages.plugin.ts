@@ -39,7 +39,7 @@ export const PAGES_CSP = {
   },
 };
 
-/** Where Stripe.js comes from (API.md 4): with this provider its origin is the one third party allowed. */
+/** Where Stripe.js comes from (docs/api.md §4): with this provider its origin is the one third party allowed. */
 export interface PagesPayments {
   stripeJsUrl: string | null;
 }

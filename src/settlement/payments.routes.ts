@@ -11,7 +11,7 @@ import { applyStripeEvent } from './stripe-webhook.service.ts';
 const PaymentsConfig = Type.Object(
   {
     provider: Type.Union([Type.Literal('test'), Type.Literal('stripe')], {
-      description: '`test`: send the test tokens of API.md 4; `stripe`: take the card with Stripe Elements',
+      description: '`test`: send the test tokens of docs/api.md §4; `stripe`: take the card with Stripe Elements',
     }),
     publishableKey: Type.Optional(
       Type.String({
@@ -37,7 +37,7 @@ const WebhookReceipt = Type.Object(
 );
 
 /**
- * `GET /api/v1/payments/config` (API.md 4) and, with Stripe, `POST /api/v1/payments/stripe/webhook`.
+ * `GET /api/v1/payments/config` (docs/api.md §4) and, with Stripe, `POST /api/v1/payments/stripe/webhook`.
  * The webhook reads its body raw (its own content-type parser, in this scope only): the signature
  * is over the bytes Stripe sent.
  */

@@ -20,7 +20,7 @@ async function ownerOf(tx: Executor, intentId: string | null) {
 }
 
 /**
- * Applies one verified Stripe event to the ledger (API.md 4), once: its id is stored with the
+ * Applies one verified Stripe event to the ledger (docs/api.md §4), once: its id is stored with the
  * change, so a redelivery is a no-op. Each handler compares what Stripe reports with what the
  * ledger holds, so events coming out of order (a refund before our charge has committed, an old
  * failure after the success) change nothing they should not.

@@ -20,7 +20,7 @@ import {
   refundFor,
 } from './command.ts';
 
-/** The guest's `{ reason }` (API.md 2.5); `waiveFee` only for the hotel (7.2). */
+/** The guest's `{ reason }` (docs/api.md §2.5); `waiveFee` only for the hotel (7.2). */
 export type CancelInput = OperatorCancelRequest;
 
 /**
@@ -73,7 +73,7 @@ export async function releaseWithFee(
 }
 
 /**
- * What cancelling now would charge (API.md 2.5): the fee, the refund of what was paid beyond it and
+ * What cancelling now would charge (docs/api.md §2.5): the fee, the refund of what was paid beyond it and
  * what would stay due; `null` when the reservation cannot be cancelled (already cancelled, or the
  * guest has arrived). A no-show, possible only after the free-cancellation moment, costs the same.
  */
@@ -93,7 +93,7 @@ export function cancellationChargeNow(
 }
 
 /**
- * Cancel (API.md 2.5, 7.2): rooms released, fee by the policy in force at booking (waived only by
+ * Cancel (docs/api.md §2.5, 7.2): rooms released, fee by the policy in force at booking (waived only by
  * the hotel), refund of what was paid beyond the fee. Cancelling again answers the same
  * reservation, with no second fee or refund.
  */

@@ -3,7 +3,7 @@ import type { CancellationPolicy } from './pricing.ts';
 export type CancellationCharge = { fee: number; refund: number; due: number };
 
 /**
- * Cancellation fee rule (API.md 2.5): nothing before freeCancellationUntil, the plan's penalty from
+ * Cancellation fee rule (docs/api.md §2.5): nothing before freeCancellationUntil, the plan's penalty from
  * that instant on, the whole total for a non-refundable plan. Paid money above the fee is refunded;
  * a fee above what was paid stays due. Amounts are minor units.
  */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { ActionResult } from './responses.ts';
 
-/** The shape of an AlpineBits action (API.md 11.2); the registry of them is actions.ts. */
+/** The shape of an AlpineBits action (docs/api.md §9.2); the registry of them is actions.ts. */
 
 /** The operator key a request authenticated with (its password): id, scopes and hotels (`null`: all). */
 export interface AlpineBitsAuthority {
@@ -33,7 +33,7 @@ export interface ActionDefinition {
   handshakeName: string | null;
   /** Capabilities advertised with it in the handshake. */
   capabilities: readonly string[];
-  /** The operator key scope it needs (API.md 11.2); `any` for the handshake. */
+  /** The operator key scope it needs (docs/api.md §9.2); `any` for the handshake. */
   scope: 'any' | 'inventory:write' | 'reservations:read';
   handle: ActionHandler;
 }

@@ -4,7 +4,7 @@ import { acknowledgeAction, readGuestRequestsAction } from './guest-requests.ts'
 import { handshakeAction } from './handshake.ts';
 
 /**
- * The AlpineBits actions this server answers (API.md 11.2), in one registry: the endpoint
+ * The AlpineBits actions this server answers (docs/api.md §9.2), in one registry: the endpoint
  * (`server.ts`) dispatches on `action`, and the handshake advertises every action listed here with
  * its capabilities. To add one, write its handler and add a line to ACTIONS.
  */

@@ -83,7 +83,7 @@ function readInventory(hotel: Hotel, inventory: XmlNode, index: number): RoomCou
 }
 
 /**
- * `OTA_HotelInvCountNotif:FreeRooms` (AlpineBits 4.1; API.md 11.2): bookable rooms per room type
+ * `OTA_HotelInvCountNotif:FreeRooms` (AlpineBits 4.1; docs/api.md §9.2): bookable rooms per room type
  * (`InvTypeCode`) and night set the calendar's `rooms` (7.4) in one transaction. A complete set
  * (`UniqueID Instance="CompleteSet"`) first hands every night from today back to the catalogue,
  * then applies its inventories (an empty `Inventory` alone: a reset); a delta changes only the

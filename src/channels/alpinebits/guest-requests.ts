@@ -21,7 +21,7 @@ function read(input: ActionInput, expected: string): { node: XmlNode } | ActionR
 }
 
 /**
- * `OTA_Read:GuestRequests` (AlpineBits 4.2.1–4.2.2; API.md 11.2): the hotel's reservations created,
+ * `OTA_Read:GuestRequests` (AlpineBits 4.2.1–4.2.2; docs/api.md §9.2): the hotel's reservations created,
  * modified or cancelled and not yet acknowledged by this client id, as `OTA_ResRetrieveRS` (at most
  * 100 a time; `SelectionCriteria Start` limits them to changes from then). The versions sent are
  * remembered, so the acknowledgement covers exactly what the client received.

@@ -1,6 +1,6 @@
 import { buildXml } from './xml.ts';
 
-/** What an action answers: the HTTP status and the XML document (API.md 11.2). */
+/** What an action answers: the HTTP status and the XML document (docs/api.md §9.2). */
 export interface ActionResult {
   status: number;
   xml: string;

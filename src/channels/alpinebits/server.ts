@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { ALPINEBITS_VERSION, type AlpineBitsAuthority } from './action.ts';
 import { actionNamed } from './actions.ts';
 
-/** One AlpineBits request as the HTTP layer read it (API.md 11.2). */
+/** One AlpineBits request as the HTTP layer read it (docs/api.md §9.2). */
 export interface AlpineBitsRequest {
   /** `X-AlpineBits-ClientProtocolVersion`. */
   version: string | undefined;

@@ -59,7 +59,7 @@ export interface FeedDocument {
 
 const utcDate = (night: string) => new Date(`${night}T00:00:00Z`);
 
-/** The RFC 5545 calendar of a feed (API.md 11.1), and its strong ETag (a hash of the body). */
+/** The RFC 5545 calendar of a feed (docs/api.md §9.1), and its strong ETag (a hash of the body). */
 export async function feedDocument(
   db: Executor,
   hotel: Hotel,

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { OutboundAddressError, resolveOutboundTarget } from '../../infra/net/outbound-address.ts';
 
-/** Limits of one fetch of an external calendar (API.md 11.1). */
+/** Limits of one fetch of an external calendar (docs/api.md §9.1). */
 export const FETCH_TIMEOUT_MS = 10_000;
 export const MAX_FEED_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 3;

@@ -15,7 +15,7 @@ const options = {
 const nights = (text: string) =>
   parseFeed(text, options).stays.map((s) => [s.uid, s.checkIn, s.checkOut] as [string, string, string]);
 
-describe('iCal events → nights held (API.md 11.1)', () => {
+describe('iCal events → nights held (docs/api.md §9.1)', () => {
   it('all-day: DTSTART to DTEND exclusive; one night without DTEND', () => {
     assert.deepEqual(
       nights(

@@ -31,7 +31,7 @@ function wall(value: DateWithTimeZone, timezone: string): { date: string; minute
 const NOON = 12 * 60;
 
 /**
- * The nights [checkIn, checkOut) an event holds (API.md 11.1). All-day: DTSTART to DTEND
+ * The nights [checkIn, checkOut) an event holds (docs/api.md §9.1). All-day: DTSTART to DTEND
  * (exclusive; one night without DTEND). Timed (in the hotel's time zone): every night it touches,
  * from the night of its start date to the night before its end date, plus that last date's night
  * when it ends after noon: a stay from 15:00 to 11:00 holds the nights between, and a feed that

@@ -14,7 +14,7 @@ export interface IcalPoller {
 }
 
 /**
- * Fetches each import every ICAL_POLL_SECONDS (API.md 11.1). Every process runs this; each due
+ * Fetches each import every ICAL_POLL_SECONDS (docs/api.md §9.1). Every process runs this; each due
  * import is claimed by one of them (`claimDue`: SKIP LOCKED and a lease, as webhook deliveries
  * are), fetched, and given its next time with its outcome.
  */

@@ -1,6 +1,6 @@
 import type { Executor } from '../../infra/db/database.ts';
 
-/** SQL of the iCal feeds (export) and imports (API.md 11.1). */
+/** SQL of the iCal feeds (export) and imports (docs/api.md §9.1). */
 
 export interface FeedRow {
   id: string;

@@ -8,7 +8,7 @@ import { feedDocument } from './ical-export.ts';
 
 const notFound = () => new AppError('not_found', 'No calendar at this address.');
 
-/** `GET /api/v1/ical/{token}.ics` (API.md 11.1): the secret feed URL, no other credential. */
+/** `GET /api/v1/ical/{token}.ics` (docs/api.md §9.1): the secret feed URL, no other credential. */
 export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/:file',

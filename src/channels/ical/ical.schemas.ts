@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { ImportRow } from './ical.repository.ts';
 
-/** The iCal feeds' wire format (API.md 11.1). */
+/** The iCal feeds' wire format (docs/api.md §9.1). */
 
 const RoomTypeId = Type.String({ minLength: 1, maxLength: 64, description: 'a room type id of the hotel' });
 

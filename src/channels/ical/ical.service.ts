@@ -10,7 +10,7 @@ import { type FeedRow, type ImportRow, icalRepository as repo } from './ical.rep
 import { fetchFeed } from './ical-fetch.ts';
 import { parseFeed } from './ical-parse.ts';
 
-/** The iCal feeds of API.md 11.1: the export URLs and the imports with their holds. */
+/** The iCal feeds of docs/api.md §9.1: the export URLs and the imports with their holds. */
 
 type Deps = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
 

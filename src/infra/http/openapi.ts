@@ -47,6 +47,10 @@ export const openapi = fp(
           { name: 'service', description: 'Health, keys and this document' },
           { name: 'payments', description: 'The payment provider: its settings for clients, its webhooks' },
           {
+            name: 'Channels',
+            description: 'Other sales channels (docs/api.md §9): iCal feeds and AlpineBits HotelData',
+          },
+          {
             name: 'Operator',
             description:
               'The hotel’s side (docs/api.md §7, §8): operator keys, hotels, audit log, events and webhooks',

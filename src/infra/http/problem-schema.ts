@@ -38,7 +38,7 @@ export const Problem = Type.Object(
         {
           additionalProperties: false,
           description:
-            'Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, API.md 4): ' +
+            'Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, docs/api.md §4): ' +
             'complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token.',
         },
       ),
