@@ -11,7 +11,8 @@ import { applyStripeEvent } from './stripe-webhook.service.ts';
 const PaymentsConfig = Type.Object(
   {
     provider: Type.Union([Type.Literal('test'), Type.Literal('stripe')], {
-      description: '`test`: send the test tokens of docs/api.md §4; `stripe`: take the card with Stripe Elements',
+      description:
+        '`test`: send the test tokens of docs/api.md §4; `stripe`: take the card with Stripe Elements',
     }),
     publishableKey: Type.Optional(
       Type.String({
