@@ -21,6 +21,7 @@ const LAYERS: string[][] = [
   ['infra'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar'],
+  ['messages'],
   ['booking'],
   ['checkin'],
   ['operator', 'pages'],

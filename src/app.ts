@@ -42,6 +42,8 @@ export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
   clock?: Clock;
   logger: Logger;
+  /** Told the context the app's routes share, so background jobs use the very same one. */
+  onContext?: (ctx: AppContext) => void;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -78,6 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     payments: options.payments ?? createTestPaymentProvider(),
     clock: options.clock ?? systemClock,
   };
+  options.onContext?.(ctx);
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,

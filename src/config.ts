@@ -45,6 +45,20 @@ export interface Config {
   webhookPollIntervalMs: number;
   /** Whether this process runs the webhook delivery worker. */
   webhookWorker: boolean;
+  /** Guest messages (API.md 10): `smtp://` or `smtps://`; null = .eml files (embedded) or kept queued. */
+  smtpUrl: string | null;
+  /** The From of guest messages; default `Innkeep <no-reply@HOST of PUBLIC_BASE_URL>`. */
+  mailFrom: string;
+  /** Scales the message retry schedule as WEBHOOK_RETRY_BASE_SECONDS does the webhooks'. */
+  mailRetryBaseSeconds: number;
+  /** Days before the check-in date the check-in invitation goes out (a hotel's own setting wins). */
+  checkinInviteDays: number;
+  /** Hotel-local `HH:MM` at which invitations go out. */
+  checkinInviteTime: string;
+  /** How long one SMTP step may wait for the server; an attempt's lease is 2 × this + 5 s. */
+  mailTimeoutMs: number;
+  /** Whether this process sends guest messages (every process may; each message goes once). */
+  mailWorker: boolean;
   dbPoolSize: number;
   redisUrl: string | null;
   logLevel: string;
@@ -168,6 +182,13 @@ export function loadConfig(
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 10, 1, 1000),
     webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
     webhookWorker: bool('WEBHOOK_WORKER', true),
+    smtpUrl: text('SMTP_URL'),
+    mailFrom: text('MAIL_FROM') ?? `Innkeep <no-reply@${hostOf(publicBaseUrl)}>`,
+    mailRetryBaseSeconds: decimal('MAIL_RETRY_BASE_SECONDS', 60, 0.001, 3600),
+    checkinInviteDays: int('CHECKIN_INVITE_DAYS', 3, 0, 365),
+    checkinInviteTime: text('CHECKIN_INVITE_TIME') ?? '10:00',
+    mailWorker: bool('MAIL_WORKER', true),
+    mailTimeoutMs: int('MAIL_TIMEOUT_MS', 30_000, 100, 300_000),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     redisUrl: text('REDIS_URL'),
     logLevel: text('LOG_LEVEL') ?? 'info',
@@ -187,9 +208,41 @@ export function loadConfig(
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  problems.push(...mailProblems(config));
   if (!['true', 'false', null].includes(text('OPERATOR_BOOTSTRAP'))) {
     problems.push('OPERATOR_BOOTSTRAP must be true or false');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '') || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
+/** The mail settings' own rules (API.md 10): one line per bad value, naming the variable. */
+function mailProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.smtpUrl !== null) {
+    let protocol = '';
+    try {
+      protocol = new URL(config.smtpUrl).protocol;
+    } catch {}
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      problems.push(
+        'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+      );
+    }
+  }
+  if (!/^[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/.test(config.mailFrom)) {
+    problems.push('MAIL_FROM must be an address, e.g. "Harbour View <stay@harbour.example>"');
+  }
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(config.checkinInviteTime)) {
+    problems.push(`CHECKIN_INVITE_TIME must be a time HH:MM (got "${config.checkinInviteTime}")`);
+  }
+  return problems;
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HotelDate } from '../reservations/reservation.schemas.ts';
+import { GuestLanguage, HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
 
@@ -15,6 +15,7 @@ export const Guest = Type.Object(
     lastName: Name,
     email: Email,
     phone: Type.Optional(Phone),
+    language: Type.Optional(GuestLanguage),
   },
   { additionalProperties: false },
 );
@@ -59,6 +60,7 @@ const modifyFields = {
         lastName: Type.Optional(Name),
         email: Type.Optional(Email),
         phone: Type.Optional(Type.Union([Phone, Type.Null()])),
+        language: Type.Optional(GuestLanguage),
       },
       {
         additionalProperties: false,

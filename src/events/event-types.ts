@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'payment.succeeded',
   'payment.refunded',
   'calendar.updated',
+  'message.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

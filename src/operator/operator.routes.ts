@@ -6,6 +6,7 @@ import { guestRegisterRoutes } from './guest-register.routes.ts';
 import { hotelsRoutes } from './hotels.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
+import { messagesRoutes } from './messages.routes.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
 import { reservationListRoutes } from './reservation-list.routes.ts';
 import { reservationsRoutes } from './reservations.routes.ts';
@@ -40,6 +41,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
   await app.register(reservationsRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
+  await app.register(messagesRoutes, { ctx });
   await app.register(webhooksRoutes, {
     deps: {
       db: ctx.db,
