@@ -13,6 +13,8 @@ export interface SmtpReceiver {
   attempts: Array<{ to: string; code: number }>;
   /** Decides each RCPT: a code ≥ 400 refuses it with that code. */
   refuse: ((to: string, attempt: number) => number | null) | null;
+  /** Takes each message's data and never answers it (a server that hangs mid-send). */
+  hang: boolean;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     mails: [],
     attempts: [],
     refuse: null,
+    hang: false,
     close: async () => {},
   };
   const server = new SMTPServer({
@@ -42,6 +45,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       callback();
     },
     onData(stream, _session, callback) {
+      if (receiver.hang) {
+        stream.resume();
+        return;
+      }
       simpleParser(stream)
         .then((mail) => {
           receiver.mails.push(mail);
@@ -50,10 +57,20 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         .catch(callback);
     },
   });
+  // A client killed mid-session resets its socket: that is a test's doing, not a failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   receiver.port = typeof address === 'object' && address ? address.port : 0;
   receiver.url = `smtp://127.0.0.1:${receiver.port}`;
-  receiver.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      // Hanging sessions are cut rather than waited for.
+      const timer = setTimeout(resolve, 1000);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   return receiver;
 }
