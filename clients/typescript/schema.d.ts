@@ -516,6 +516,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/reservations/{reservation}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reservation’s guest messages
+         * @description Every e-mail queued for the reservation’s guest, oldest first, with its status (`queued`, `sent`, `failed`), attempts and last error. The scheduled check-in invitation is listed `queued` with its `sendAfter` until it goes out.
+         *
+         *     Scope: `reservations:read`.
+         */
+        get: operations["listReservationMessages"];
+        put?: never;
+        /**
+         * Send a guest message again
+         * @description `booking_confirmation` or `checkin_invitation`, as the reservation stands now (the invitation with the link to its check-in session, opened if need be): `202` with the new message, `queued`. A cancelled reservation answers `409 reservation_cancelled`.
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["sendReservationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/reservations/{reservation}/no-show": {
         parameters: {
             query?: never;
@@ -747,6 +775,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -854,6 +884,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -1044,6 +1076,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -2022,6 +2056,8 @@ export interface operations {
                          */
                         email: string;
                         firstName: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName: string;
                         /** @example +351912345678 */
                         phone?: string;
@@ -2341,6 +2377,8 @@ export interface operations {
                          */
                         email?: string;
                         firstName?: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName?: string;
                         phone?: string | null;
                     };
@@ -3489,7 +3527,7 @@ export interface operations {
                             hotelId: string;
                             /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                             id: string;
-                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated`, `message.failed` */
                             type: string;
                         }[];
                         /** @description pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none */
@@ -5109,6 +5147,8 @@ export interface operations {
                         guest: {
                             email: string;
                             firstName: string;
+                            /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                            language: "en" | "es" | "pt";
                             lastName: string;
                             phone?: string;
                         };
@@ -5308,6 +5348,8 @@ export interface operations {
                          */
                         email?: string;
                         firstName?: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName?: string;
                         phone?: string | null;
                     };
@@ -5962,6 +6004,349 @@ export interface operations {
                 };
             };
             /** @description `idempotency_in_progress`, `not_modifiable` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReservationMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** @description sent by the service itself; false when the hotel asked for it again */
+                            automatic: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
+                            id: string;
+                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                            language: "en" | "es" | "pt";
+                            /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
+                            lastError: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it is (or was) due: the invitation’s scheduled time, or the next retry of a queued message
+                             */
+                            sendAfter: string;
+                            sentAt: string | null;
+                            status: "queued" | "sent" | "failed";
+                            /**
+                             * @description the guest’s e-mail address at the time
+                             * @example ana@example.com
+                             */
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendReservationMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the message to send again, as the reservation stands now */
+                    kind: "booking_confirmation" | "checkin_invitation";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        /** @description sent by the service itself; false when the hotel asked for it again */
+                        automatic: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
+                        id: string;
+                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                        language: "en" | "es" | "pt";
+                        /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
+                        lastError: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when it is (or was) due: the invitation’s scheduled time, or the next retry of a queued message
+                         */
+                        sendAfter: string;
+                        sentAt: string | null;
+                        status: "queued" | "sent" | "failed";
+                        /**
+                         * @description the guest’s e-mail address at the time
+                         * @example ana@example.com
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `reservation_cancelled` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -6932,7 +7317,7 @@ export interface operations {
                     hotelId: string;
                     /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                     id: string;
-                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated`, `message.failed` */
                     type: string;
                 };
             };
