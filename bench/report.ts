@@ -219,6 +219,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     "| `BENCH_PORTS` | unset | take the services' and baselines' ports from this range (e.g. `42000-42999`) |",
     '| `PG_DATABASE_PREFIX` | innkeep_ | prefix of the PostgreSQL databases the run makes (`<prefix>bench_…`) |',
     '| `BENCH_OUT` | BENCHMARKS.md | where this report is written |',
+    '| `BENCH_MAIL` | unset | guest messages: `smtp` = sent to an SMTP sink the bench runs (every process sends), `off` = `MAIL_WORKER=false` (queued only); unset = the service’s default (`.eml` files on the embedded engine, queued on PostgreSQL) |',
     '',
   );
   if (notes.trim()) out.push('## Notes', '', notes.trim(), '');

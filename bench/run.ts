@@ -49,7 +49,32 @@ export const settings = {
   label: process.env.BENCH_LABEL ?? 'latest',
   out: process.env.BENCH_OUT ?? join(ROOT, 'BENCHMARKS.md'),
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR ?? '',
+  /** Guest messages: `smtp` sends them to an SMTP sink in this process; `off` runs no mail worker. */
+  mail: process.env.BENCH_MAIL ?? 'default',
 };
+
+/** An SMTP server that accepts and discards every message (BENCH_MAIL=smtp). */
+async function smtpSink(): Promise<{ url: string; accepted: () => number; close(): void }> {
+  const { SMTPServer } = await import('smtp-server');
+  let accepted = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => {
+        accepted++;
+        callback();
+      });
+    },
+  });
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `smtp://127.0.0.1:${port}`, accepted: () => accepted, close: () => server.close() };
+}
 
 export interface ScenarioResult {
   variant: string;
@@ -250,6 +275,12 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
   const db = pg ? await createDatabase() : null;
   const services: Proc[] = [];
   const baselines: Proc[] = [];
+  const sink = settings.mail === 'smtp' ? await smtpSink() : null;
+  const mailEnv: Record<string, string> = sink
+    ? { SMTP_URL: sink.url }
+    : settings.mail === 'off'
+      ? { MAIL_WORKER: 'false' }
+      : {};
   try {
     const options: ServiceOptions = {
       catalogFile: await writeCatalog(dir, types),
@@ -257,7 +288,7 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
       key: newKey(),
       ...(db ? { databaseUrl: db.url } : {}),
       // The reservation-webhook scenario subscribes a receiver on 127.0.0.1.
-      extraEnv: { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      extraEnv: { WEBHOOK_ALLOW_PRIVATE: 'true', ...mailEnv },
       ...(settings.cpuProfDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`] } : {}),
     };
     for (let i = 0; i < processes; i++) services.push(await startService(options));
@@ -352,6 +383,8 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
     }
   } finally {
     await Promise.all([...services, ...baselines].map((p) => p.stop()));
+    if (sink) log(`${variant}: ${sink.accepted()} guest messages accepted by the SMTP sink`);
+    sink?.close();
     await db?.drop().catch(() => {});
     await rm(dir, { recursive: true, force: true });
   }

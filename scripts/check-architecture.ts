@@ -17,10 +17,12 @@ const SRC = join(ROOT, 'src');
  * module and from modules of a LOWER layer only: siblings of one layer stay independent.
  */
 const LAYERS: string[][] = [
+  ['config'],
   ['calendar', 'config.ts'],
   ['infra'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
+  ['messages'],
   ['booking'],
   ['checkin', 'channels'],
   ['operator', 'pages'],

@@ -7,7 +7,7 @@ import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/boo
 import { icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
-import type { TrustProxy } from './config.ts';
+import type { TrustProxy } from './config/trust-proxy.ts';
 import type { AppContext } from './context.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
@@ -49,6 +49,8 @@ export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   logger: Logger;
   /** With PAYMENT_PROVIDER=stripe: the SDK client (its webhook verification). */
   stripe?: Stripe | null;
+  /** Told the context the app's routes share, so background jobs use the very same one. */
+  onContext?: (ctx: AppContext) => void;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -102,6 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     payments: options.payments ?? createTestPaymentProvider(),
     clock: options.clock ?? systemClock,
   };
+  options.onContext?.(ctx);
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,

@@ -1,5 +1,8 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
+
+import { hostOf, mailProblems } from './config/mail-config.ts';
+import { type StripeConfig, stripeConfig } from './config/stripe-config.ts';
+import { parseTrustProxy, type TrustProxy } from './config/trust-proxy.ts';
 
 /** Service configuration (API.md section 6), read once from the environment and validated at start. */
 export interface Config {
@@ -52,6 +55,20 @@ export interface Config {
   webhookPollIntervalMs: number;
   /** Whether this process runs the webhook delivery worker. */
   webhookWorker: boolean;
+  /** Guest messages (API.md 10): `smtp://` or `smtps://`; null = .eml files (embedded) or kept queued. */
+  smtpUrl: string | null;
+  /** The From of guest messages; default `Innkeep <no-reply@HOST of PUBLIC_BASE_URL>`. */
+  mailFrom: string;
+  /** Scales the message retry schedule as WEBHOOK_RETRY_BASE_SECONDS does the webhooks'. */
+  mailRetryBaseSeconds: number;
+  /** Days before the check-in date the check-in invitation goes out (a hotel's own setting wins). */
+  checkinInviteDays: number;
+  /** Hotel-local `HH:MM` at which invitations go out. */
+  checkinInviteTime: string;
+  /** How long one SMTP step may wait for the server; an attempt's lease is 2 × this + 5 s. */
+  mailTimeoutMs: number;
+  /** Whether this process sends guest messages (every process may; each message goes once). */
+  mailWorker: boolean;
   dbPoolSize: number;
   redisUrl: string | null;
   logLevel: string;
@@ -66,60 +83,6 @@ export interface Config {
   refundRetryBaseSeconds: number;
   /** Set exactly when `paymentProvider` is `stripe`; its keys are secrets, never logged. */
   stripe: StripeConfig | null;
-}
-
-export interface StripeConfig {
-  secretKey: string;
-  publishableKey: string;
-  webhookSecret: string;
-  /** STRIPE_API_BASE: another server for the SDK to talk to (tests, a proxy); null = Stripe's. */
-  apiBase: URL | null;
-  /** Where the pages load Stripe.js from (STRIPE_JS_URL, for tests: a local stand-in). */
-  jsUrl: string;
-  /** Seconds a PaymentIntent that succeeded without a booking waits for its retry before it is refunded. */
-  unmatchedRefundAfterSeconds: number;
-  /** How long one call to Stripe may take (the SDK retries a failed one twice, same idempotency key). */
-  timeoutMs: number;
-}
-
-/** Fastify's `trustProxy`, as far as TRUST_PROXY can set it (API.md section 6). */
-export type TrustProxy = boolean | number | string[];
-
-/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
-const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/**
- * TRUST_PROXY: `true` / `false` (any case), a hop count, or a comma-separated list of proxy
- * addresses, CIDRs and proxy-addr's range names. Anything else is refused, never read as false:
- * a mistyped value would put every guest behind the load balancer on one address for rate limits.
- */
-export function parseTrustProxy(raw: string | null): TrustProxy | { problem: string } {
-  if (raw === null) return false;
-  const lower = raw.toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  if (/^\d+$/.test(raw)) {
-    const hops = Number(raw);
-    return hops <= 100 ? hops : { problem: `TRUST_PROXY as a hop count must be 0 to 100 (got "${raw}")` };
-  }
-  const entries = raw.split(',').map((e) => e.trim());
-  const bad = entries.filter((entry) => {
-    if (PROXY_RANGE_NAMES.has(entry.toLowerCase())) return false;
-    const [address = '', bits, extra] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return true;
-    if (bits === undefined) return false;
-    return !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
-  });
-  if (bad.length > 0) {
-    return {
-      problem:
-        'TRUST_PROXY must be true, false, a hop count (e.g. 1) or a comma-separated list of proxy ' +
-        `addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.10); ${bad.map((b) => `"${b}"`).join(', ')} ` +
-        `is none of these (got "${raw}")`,
-    };
-  }
-  return entries.map((e) => (PROXY_RANGE_NAMES.has(e.toLowerCase()) ? e.toLowerCase() : e));
 }
 
 export class ConfigError extends Error {
@@ -241,6 +204,13 @@ export function loadConfig(
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 10, 1, 1000),
     webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
     webhookWorker: bool('WEBHOOK_WORKER', true),
+    smtpUrl: text('SMTP_URL'),
+    mailFrom: text('MAIL_FROM') ?? `Innkeep <no-reply@${hostOf(publicBaseUrl)}>`,
+    mailRetryBaseSeconds: decimal('MAIL_RETRY_BASE_SECONDS', 60, 0.001, 3600),
+    checkinInviteDays: int('CHECKIN_INVITE_DAYS', 3, 0, 365),
+    checkinInviteTime: text('CHECKIN_INVITE_TIME') ?? '10:00',
+    mailWorker: bool('MAIL_WORKER', true),
+    mailTimeoutMs: int('MAIL_TIMEOUT_MS', 30_000, 100, 300_000),
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     redisUrl: text('REDIS_URL'),
     logLevel: text('LOG_LEVEL') ?? 'info',
@@ -275,57 +245,11 @@ export function loadConfig(
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  problems.push(...mailProblems(config));
   if (!['true', 'false', null].includes(text('OPERATOR_BOOTSTRAP'))) {
     problems.push('OPERATOR_BOOTSTRAP must be true or false');
   }
   config.stripe = stripeConfig(config.paymentProvider, text, int, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
-}
-
-/** The Stripe settings (docs/api.md §4): every key named when missing, none ever echoed back. */
-function stripeConfig(
-  provider: Config['paymentProvider'],
-  text: (name: string) => string | null,
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  problems: string[],
-): StripeConfig | null {
-  if (provider !== 'stripe') return null;
-  const keys = {
-    STRIPE_SECRET_KEY: /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
-    STRIPE_PUBLISHABLE_KEY: /^pk_(test|live)_[A-Za-z0-9_]+$/,
-    STRIPE_WEBHOOK_SECRET: /^whsec_[A-Za-z0-9_+/=]+$/,
-  };
-  for (const [name, shape] of Object.entries(keys)) {
-    const value = text(name);
-    if (!value) problems.push(`${name} is required with PAYMENT_PROVIDER=stripe (see docs/production.md)`);
-    else if (!shape.test(value)) problems.push(`${name} does not look like a Stripe key of its kind`);
-  }
-  const secretKey = text('STRIPE_SECRET_KEY') ?? '';
-  const publishableKey = text('STRIPE_PUBLISHABLE_KEY') ?? '';
-  if (/^(sk|rk)_live_/.test(secretKey) !== publishableKey.startsWith('pk_live_') && publishableKey) {
-    problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must both be test-mode keys or both live');
-  }
-  let apiBase: URL | null = null;
-  const rawBase = text('STRIPE_API_BASE');
-  if (rawBase) {
-    try {
-      apiBase = new URL(rawBase);
-      if (!['http:', 'https:'].includes(apiBase.protocol)) throw new Error('protocol');
-    } catch {
-      problems.push(`STRIPE_API_BASE must be an http(s) URL (got "${rawBase}")`);
-      apiBase = null;
-    }
-  }
-  const jsUrl = text('STRIPE_JS_URL') ?? 'https://js.stripe.com/v3';
-  if (!/^https?:\/\/[^/]+\//.test(`${jsUrl}/`)) problems.push(`STRIPE_JS_URL must be an http(s) URL`);
-  return {
-    secretKey,
-    publishableKey,
-    webhookSecret: text('STRIPE_WEBHOOK_SECRET') ?? '',
-    apiBase,
-    jsUrl,
-    unmatchedRefundAfterSeconds: int('STRIPE_UNMATCHED_REFUND_AFTER_SECONDS', 3600, 1, 7 * 24 * 3600),
-    timeoutMs: int('STRIPE_TIMEOUT_MS', 20_000, 100, 120_000),
-  };
 }

@@ -7,8 +7,10 @@ import type { Hotel } from './catalog/catalog.schema.ts';
 import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
 import { startIcalPoller } from './channels/ical/ical-poller.ts';
+import { openInvitationSession } from './checkin/commands/open-invitation.ts';
 import { startIdentityPurge } from './checkin/purge.ts';
 import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
 import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
@@ -25,6 +27,7 @@ import { openDatabase } from './infra/db/open-database.ts';
 import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
+import { startGuestMessages } from './messages/guest-messages.ts';
 import { bootstrapOperatorKey } from './operator/bootstrap.ts';
 import { runOperatorKeyCommand } from './operator/key-commands.ts';
 import { operatorKeyHasher } from './operator/key-secret.ts';
@@ -127,7 +130,11 @@ export async function createRuntime(
       overrides.payments ??
       (stripe ? createStripePaymentProvider({ stripe, db, log: logger }) : createTestPaymentProvider());
     logger.info({ provider: payments.name }, 'payment provider');
+    let appContext: AppContext | undefined;
     const app = await buildApp({
+      onContext: (c) => {
+        appContext = c;
+      },
       operatorKeyHasher: hash,
       config,
       db,
@@ -158,6 +165,12 @@ export async function createRuntime(
       : null;
     const paymentWorker = startPaymentWorker({ db, payments, config, logger });
     signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
+    const shared = appContext as AppContext;
+    const guestMessages = config.mailWorker
+      ? await startGuestMessages(shared, logger, (code) =>
+          openInvitationSession({ ...shared, log: logger }, code),
+        )
+      : null;
     const identityPurge = startIdentityPurge({
       db,
       clock,
@@ -207,6 +220,7 @@ export async function createRuntime(
         stopHousekeeping();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();
+        await guestMessages?.stop();
         signer.stop();
         await identityPurge.stop();
         await app.close();

@@ -678,6 +678,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/reservations/{reservation}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reservation’s guest messages
+         * @description Every e-mail queued for the reservation’s guest, oldest first, with its status (`queued`, `sent`, `failed`), attempts and last error. The scheduled check-in invitation is listed `queued` with its `sendAfter` until it goes out.
+         *
+         *     Scope: `reservations:read`.
+         */
+        get: operations["listReservationMessages"];
+        put?: never;
+        /**
+         * Send a guest message again
+         * @description `booking_confirmation` or `checkin_invitation`, as the reservation stands now (the invitation with the link to its check-in session, opened if need be): `202` with the new message, `queued`. A cancelled reservation answers `409 reservation_cancelled`.
+         *
+         *     Scope: `reservations:write`.
+         */
+        post: operations["sendReservationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/reservations/{reservation}/no-show": {
         parameters: {
             query?: never;
@@ -929,6 +957,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -1036,6 +1066,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -1233,6 +1265,8 @@ export interface components {
             guest: {
                 email: string;
                 firstName: string;
+                /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                language: "en" | "es" | "pt";
                 lastName: string;
                 phone?: string;
             };
@@ -2355,6 +2389,8 @@ export interface operations {
                          */
                         email: string;
                         firstName: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName: string;
                         /** @example +351912345678 */
                         phone?: string;
@@ -2674,6 +2710,8 @@ export interface operations {
                          */
                         email?: string;
                         firstName?: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName?: string;
                         phone?: string | null;
                     };
@@ -3932,7 +3970,7 @@ export interface operations {
                             hotelId: string;
                             /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                             id: string;
-                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
+                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict`, `message.failed` */
                             type: string;
                         }[];
                         /** @description pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none */
@@ -6484,6 +6522,8 @@ export interface operations {
                         guest: {
                             email: string;
                             firstName: string;
+                            /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                            language: "en" | "es" | "pt";
                             lastName: string;
                             phone?: string;
                         };
@@ -6683,6 +6723,8 @@ export interface operations {
                          */
                         email?: string;
                         firstName?: string;
+                        /** @description the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en */
+                        language?: "en" | "es" | "pt";
                         lastName?: string;
                         phone?: string | null;
                     };
@@ -7337,6 +7379,349 @@ export interface operations {
                 };
             };
             /** @description `idempotency_in_progress`, `not_modifiable` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReservationMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** @description sent by the service itself; false when the hotel asked for it again */
+                            automatic: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
+                            id: string;
+                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                            language: "en" | "es" | "pt";
+                            /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
+                            lastError: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it is (or was) due: the invitation’s scheduled time, or the next retry of a queued message
+                             */
+                            sendAfter: string;
+                            sentAt: string | null;
+                            status: "queued" | "sent" | "failed";
+                            /**
+                             * @description the guest’s e-mail address at the time
+                             * @example ana@example.com
+                             */
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendReservationMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the message to send again, as the reservation stands now */
+                    kind: "booking_confirmation" | "checkin_invitation";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        /** @description sent by the service itself; false when the hotel asked for it again */
+                        automatic: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
+                        id: string;
+                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                        language: "en" | "es" | "pt";
+                        /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
+                        lastError: string | null;
+                        /**
+                         * Format: date-time
+                         * @description when it is (or was) due: the invitation’s scheduled time, or the next retry of a queued message
+                         */
+                        sendAfter: string;
+                        sentAt: string | null;
+                        status: "queued" | "sent" | "failed";
+                        /**
+                         * @description the guest’s e-mail address at the time
+                         * @example ana@example.com
+                         */
+                        to: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress`, `reservation_cancelled` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -8414,7 +8799,7 @@ export interface operations {
                     hotelId: string;
                     /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                     id: string;
-                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
+                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict`, `message.failed` */
                     type: string;
                 };
             };

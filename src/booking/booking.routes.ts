@@ -180,7 +180,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         withLog(ctx, request.log),
         request.body,
         { kind: 'guest' },
-        answer,
+        // The guest's language when the body names none (API.md 10).
+        { ...answer, acceptLanguage: request.headers['accept-language'] },
       );
       return answer.send(created);
     },

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FreeText, Name } from '../infra/http/text-schemas.ts';
-import { HotelDate } from '../reservations/reservation.schemas.ts';
+import { GuestLanguage, HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
 
@@ -16,6 +16,7 @@ export const Guest = Type.Object(
     lastName: GuestName,
     email: Email,
     phone: Type.Optional(Phone),
+    language: Type.Optional(GuestLanguage),
   },
   { additionalProperties: false },
 );
@@ -60,6 +61,7 @@ const modifyFields = {
         lastName: Type.Optional(GuestName),
         email: Type.Optional(Email),
         phone: Type.Optional(Type.Union([Phone, Type.Null()])),
+        language: Type.Optional(GuestLanguage),
       },
       {
         additionalProperties: false,

@@ -126,6 +126,20 @@ export const HotelDef = Type.Object({
   checkInTime: Type.Optional(LocalTime),
   checkOutTime: Type.Optional(LocalTime),
   maxDaysBeforeArrival: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  email: Type.Optional(
+    Type.String({
+      pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$',
+      maxLength: 254,
+      description: 'Reply-To of the guest messages (API.md 10)',
+    }),
+  ),
+  checkinInviteDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 365,
+      description: 'days before check-in the check-in invitation goes out; overrides CHECKIN_INVITE_DAYS',
+    }),
+  ),
   roomTypes: Type.Array(RoomTypeDef),
   ratePlans: Type.Array(RatePlanDef),
   services: Type.Optional(Type.Array(ServiceDef)),
@@ -152,6 +166,10 @@ export interface Hotel {
   checkInTime: string;
   checkOutTime: string;
   maxDaysBeforeArrival: number | null;
+  /** Reply-To of the guest messages; absent = none. */
+  email?: string;
+  /** The hotel's own CHECKIN_INVITE_DAYS; absent = the service's. */
+  checkinInviteDays?: number;
   roomTypes: RoomTypeDef[];
   ratePlans: Array<
     Omit<RatePlanDef, 'freeCancellationDays' | 'penaltyNights' | 'seasons'> & {

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'payment.voided',
   'calendar.updated',
   'channel.conflict',
+  'message.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -7,6 +7,7 @@ import { hotelsRoutes } from './hotels.routes.ts';
 import { icalOperatorRoutes } from './ical.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
+import { messagesRoutes } from './messages.routes.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
 import { reservationListRoutes } from './reservation-list.routes.ts';
 import { reservationsRoutes } from './reservations.routes.ts';
@@ -42,6 +43,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(icalOperatorRoutes, { ctx });
   await app.register(reservationsRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
+  await app.register(messagesRoutes, { ctx });
   await app.register(webhooksRoutes, {
     deps: {
       db: ctx.db,

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { StripeConfig } from '../config.ts';
+import type { StripeConfig } from '../config/stripe-config.ts';
 
 /**
  * The official SDK, pointed at STRIPE_API_BASE when set (tests run a local server answering like

@@ -36,6 +36,8 @@ export interface StoredGuest {
   lastName: string;
   email: string;
   phone?: string;
+  /** The language of the guest's messages (API.md 10); absent on rows older than migration 030 = en. */
+  language?: 'en' | 'es' | 'pt';
 }
 
 export interface Cancellation {

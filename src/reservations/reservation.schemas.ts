@@ -10,6 +10,12 @@ export const Instant = Type.String({
   examples: ['2027-02-27T00:00:00Z'],
 });
 
+/** The language of the guest's messages (API.md 10). */
+export const GuestLanguage = Type.Union([Type.Literal('en'), Type.Literal('es'), Type.Literal('pt')], {
+  description:
+    'the language of the guest’s e-mails: given at booking, else from the booking request’s Accept-Language, else en',
+});
+
 export const RoomTypeRef = Type.Object({ id: Type.String(), name: Type.String() });
 export const RatePlanSummary = Type.Object({
   id: Type.String(),
@@ -91,6 +97,7 @@ export const reservationFields = {
     lastName: Type.String(),
     email: Type.String(),
     phone: Type.Optional(Type.String()),
+    language: GuestLanguage,
   }),
   specialRequests: Type.Union([Type.String(), Type.Null()]),
   lines: Type.Array(PriceLineRef),

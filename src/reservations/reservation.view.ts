@@ -24,7 +24,7 @@ export function reservationView(r: ReservationRow): Reservation {
     services: r.stay.services,
     roomType: r.stay.roomType,
     ratePlan: r.stay.ratePlan,
-    guest: r.guest,
+    guest: { ...r.guest, language: r.guest.language ?? 'en' },
     specialRequests: r.specialRequests,
     lines: r.stay.lines,
     total: r.stay.total,

@@ -268,7 +268,7 @@ describe('modify a reservation', () => {
     const { reservation, token } = await book(t, doubleStay(h.id), { specialRequests: 'late arrival' });
     const email = await modify(t, reservation.id, token, { guest: { email: 'ana.silva@example.org' } });
     assert.equal(email.statusCode, 200, email.body);
-    assert.deepEqual(email.json().guest, { ...GUEST, email: 'ana.silva@example.org' });
+    assert.deepEqual(email.json().guest, { ...GUEST, email: 'ana.silva@example.org', language: 'en' });
     assert.equal(email.json().version, 2);
     assert.equal(email.headers.etag, '"2"');
     assert.deepEqual(email.json().total, reservation.total);
@@ -280,6 +280,7 @@ describe('modify a reservation', () => {
       firstName: 'Ana',
       lastName: 'Silva Santos',
       email: 'ana.silva@example.org',
+      language: 'en',
     });
     assert.equal(noPhone.json().version, 3);
 

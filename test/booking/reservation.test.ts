@@ -116,7 +116,7 @@ describe('create a reservation', () => {
     );
     assert.deepEqual(body.roomType, quote.roomType);
     assert.deepEqual(body.ratePlan, quote.ratePlan);
-    assert.deepEqual(body.guest, GUEST);
+    assert.deepEqual(body.guest, { ...GUEST, language: 'en' });
     assert.equal(body.specialRequests, 'late arrival');
     assert.deepEqual(body.lines, quote.lines);
     assert.deepEqual(body.total, eur(55200));

@@ -61,6 +61,7 @@ describe('command-line tools', () => {
       DATA_DIR: dataDir,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'silent',
+      MAIL_WORKER: 'false',
     };
     try {
       // A stay that checked out about a month ago: booked and checked in on a clock 40 days back.

@@ -63,6 +63,9 @@ export async function startTestApp(
     LOAD_SHED_MAX_WAIT_MS: '0',
     // Tests make their own operator keys; the bootstrap key has tests of its own.
     OPERATOR_BOOTSTRAP: 'false',
+    // Messages are queued with every change, but sent only by the tests of messages (MAIL_WORKER=true):
+    // an invitation sent by a worker would open check-in sessions under other tests' feet.
+    MAIL_WORKER: 'false',
     // With DATABASE_URL the service needs one issuer for the deployment (the config refuses otherwise).
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: 'https://innkeep.test' } : {}),
     ...options.env,

@@ -75,6 +75,12 @@ const ROUTES: RouteCase[] = [
   },
   // A no-show is recorded from the day after the check-in date.
   { ...reservationRoute('POST', '/no-show', { daysPass: 2 }), scope: 'reservations:write', body: {} },
+  { ...reservationRoute('GET', '/messages'), scope: 'reservations:read' },
+  {
+    ...reservationRoute('POST', '/messages'),
+    scope: 'reservations:write',
+    body: { kind: 'booking_confirmation' },
+  },
   { method: 'GET', path: '/events', scope: 'reservations:read' },
   {
     method: 'POST',

@@ -249,6 +249,24 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     assert.deepEqual(errors, []);
   });
 
+  it('shows a reservation’s guest e-mails and sends the invitation again', async () => {
+    const code = await book({ firstName: 'Rita', lastName: 'Lobo' }, 0);
+    const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
+    await signIn(page);
+    await page.getByRole('button', { name: /Rita Lobo/ }).click();
+    await page.getByRole('heading', { name: `Reservation ${code}` }).waitFor();
+    const list = page.locator('.desk-message-list');
+    await list.getByText('Booking confirmation').waitFor();
+    assert.match(await list.innerText(), /Online check-in invitation\s+Queued/);
+    await page.getByLabel('Send again').selectOption('checkin_invitation');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('Queued: it goes out in a moment.').waitFor();
+    await list.locator('li').nth(2).waitFor();
+    await expectA11y(page);
+    await screenshot(page, 'desk-messages-desktop');
+    assert.deepEqual(errors, []);
+  });
+
   it('changes a night’s price in the calendar, and the booking page shows it (once the calendar is served)', async (t) => {
     const night = hotelDate(3);
     if (!(await served(t, 'GET', `/hotels/${hotel.id}/calendar?from=${night}&to=${night}`, 'the calendar')))

@@ -3,6 +3,7 @@ import type { Transaction } from '../../infra/db/database.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
+import { tellGuest } from '../../messages/outbox.ts';
 import type { Money } from '../../payments/money.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { PaymentStatus, ReservationRow } from '../../reservations/reservation.row.ts';
@@ -132,6 +133,7 @@ export async function cancelReservation(
     cancelledNow = true;
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.cancelled', updated);
+    await tellGuest(tx, ctx, { kind: 'cancelled', row: updated });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);
   });

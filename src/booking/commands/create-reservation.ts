@@ -4,6 +4,8 @@ import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/to
 import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
+import { languageFromAcceptLanguage } from '../../messages/language.ts';
+import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -50,7 +52,7 @@ export async function createReservation(
   ctx: CommandContext,
   body: ReservationRequest,
   booker: Booker,
-  options: WriteOptions<NewReservation> = {},
+  options: WriteOptions<NewReservation> & { acceptLanguage?: string | undefined } = {},
 ): Promise<NewReservation> {
   const stored = await quoteRepository.find(ctx.db, body.quoteId);
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
@@ -129,7 +131,10 @@ export async function createReservation(
         checkIn: quote.checkIn,
         checkOut: quote.checkOut,
         rooms: quote.rooms,
-        guest: body.guest,
+        guest: {
+          ...body.guest,
+          language: body.guest.language ?? languageFromAcceptLanguage(options.acceptLanguage),
+        },
         specialRequests: body.specialRequests ?? null,
         accessTokenHash: hashSecret(accessToken),
         source: booker.kind === 'operator' ? 'operator' : 'api',
@@ -157,6 +162,7 @@ export async function createReservation(
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
     await recordReservationEvent(tx, 'reservation.created', row);
+    await tellGuest(tx, ctx, { kind: 'created', row });
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

@@ -2,6 +2,7 @@ import { hotelToday } from '../../calendar/dates.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -184,6 +185,7 @@ export async function modifyReservation(
     if (!changed) return finishWrite(tx, row, options);
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.modified', updated);
+    await tellGuest(tx, ctx, { kind: 'modified', before: row, row: updated });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);
   });

@@ -2,6 +2,7 @@ import { hotelToday } from '../../calendar/dates.ts';
 import type { Transaction } from '../../infra/db/database.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
+import { tellGuest } from '../../messages/outbox.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { hotelOrFail } from '../availability.service.ts';
@@ -52,6 +53,7 @@ async function write(
 ) {
   const updated = await reservations.update(tx, next, ctx.clock.now());
   await recordReservationEvent(tx, event, updated);
+  if (event === 'reservation.no_show') await tellGuest(tx, ctx, { kind: 'no_show', row: updated });
   await recordPaymentEvents(tx, updated, moved);
   return finishWrite(tx, updated, options);
 }

@@ -11,6 +11,8 @@ export function withDefaults(hotel: HotelDef): Hotel {
     checkInTime: hotel.checkInTime ?? '15:00',
     checkOutTime: hotel.checkOutTime ?? '11:00',
     maxDaysBeforeArrival: hotel.maxDaysBeforeArrival ?? null,
+    ...(hotel.email !== undefined ? { email: hotel.email } : {}),
+    ...(hotel.checkinInviteDays !== undefined ? { checkinInviteDays: hotel.checkinInviteDays } : {}),
     roomTypes: hotel.roomTypes.map((rt) => ({
       id: rt.id,
       ...loadName(rt.name),

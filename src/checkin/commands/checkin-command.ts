@@ -3,6 +3,7 @@ import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { tellGuestCheckinCompleted } from '../../messages/outbox.ts';
 import type { PaymentDeps } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -105,13 +106,33 @@ export async function settle(tx: Executor, state: SessionState, now: Date): Prom
   }
   const done = allStepsDone(steps);
   const session = await repo.touchSession(tx, state.session.id, now, done);
-  await completeCheckin(tx, state.reservation, done);
+  await completeCheckin(tx, state.reservation, steps, done);
   return { ...state, session, steps };
 }
 
-/** With the last step done: the reservation's check-in completes and `checkin.completed` is raised. */
-export async function completeCheckin(tx: Executor, reservation: ReservationRow, done: boolean) {
+/**
+ * With the last step done: the reservation's check-in completes, `checkin.completed` is raised and
+ * the guest's `checkin_completed` message queued (names only: identity data stays out of mail).
+ */
+export async function completeCheckin(
+  tx: Executor,
+  reservation: ReservationRow,
+  steps: ReadonlyArray<Pick<StepRow, 'name' | 'data'>>,
+  done: boolean,
+) {
   if (!done) return;
   await reservations.setCheckinStatus(tx, reservation.id, 'completed');
   await recordCheckinEvent(tx, 'checkin.completed', reservation);
+  await tellGuestCheckinCompleted(tx, { ...reservation, checkinStatus: 'completed' }, guestNames(steps));
+}
+
+/** The names of the guests a check-in recorded: the guest's details, then the companions. */
+function guestNames(steps: ReadonlyArray<Pick<StepRow, 'name' | 'data'>>) {
+  const name = (g: unknown) => {
+    const { firstName, lastName } = (g ?? {}) as { firstName?: unknown; lastName?: unknown };
+    return typeof firstName === 'string' && typeof lastName === 'string' ? [{ firstName, lastName }] : [];
+  };
+  const details = steps.find((s) => s.name === 'guest_details')?.data;
+  const companions = steps.find((s) => s.name === 'companions')?.data?.guests;
+  return [...name(details), ...(Array.isArray(companions) ? companions.flatMap(name) : [])];
 }

@@ -24,6 +24,8 @@ import { countProof, forgiveProofs } from './proof-limits.ts';
 export interface ReservationProof {
   lastName?: string | undefined;
   accessToken?: string | undefined;
+  /** The service itself, opening the session its check-in invitation links to (API.md 10). */
+  invitation?: true;
   /** The client address failed proofs are counted against. */
   clientAddress: string;
 }
@@ -58,6 +60,10 @@ async function provenReservation(
 ): Promise<ReservationRow> {
   const code = normalizeConfirmationCode(reservationId);
   const reservation = code ? await reservations.findByCode(ctx.db, code) : null;
+  if (proof.invitation) {
+    if (!reservation) throw new AppError('not_found', NOT_FOUND);
+    return reservation;
+  }
   // A valid access token (160 random bits: nothing to guess) is never rate limited.
   const tokenProven =
     reservation !== null &&
@@ -86,7 +92,7 @@ export async function openSession(
   proof: ReservationProof,
   options: WriteOptions<OpenedSession> = {},
 ): Promise<OpenedSession> {
-  if (proof.lastName === undefined && proof.accessToken === undefined) {
+  if (proof.lastName === undefined && proof.accessToken === undefined && !proof.invitation) {
     throw new AppError(
       'unauthorized',
       'Prove the reservation with `lastName` in the body or `Authorization: Bearer <accessToken>`.',

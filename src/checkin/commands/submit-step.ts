@@ -81,7 +81,12 @@ export async function submitStep(
       completed: done,
     });
     // The reservation after the step's effect (the payment step's charge), as the event shows it.
-    await completeCheckin(tx, effect.reservation, done);
+    await completeCheckin(
+      tx,
+      effect.reservation,
+      current.steps.map((s) => (s.name === name ? { ...s, data: saved.data } : s)),
+      done,
+    );
     const after: SessionState = {
       ...current,
       reservation: effect.reservation,

@@ -1,0 +1,37 @@
+/** The guest-message settings of the configuration (docs/api.md §10). */
+
+/** The host of a URL (for the default `From:` address), `localhost` when it has none. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '') || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
+/** The mail settings' own rules (API.md 10): one line per bad value, naming the variable. */
+export function mailProblems(config: {
+  smtpUrl: string | null;
+  mailFrom: string;
+  checkinInviteTime: string;
+}): string[] {
+  const problems: string[] = [];
+  if (config.smtpUrl !== null) {
+    let protocol = '';
+    try {
+      protocol = new URL(config.smtpUrl).protocol;
+    } catch {}
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      problems.push(
+        'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+      );
+    }
+  }
+  if (!/^[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/.test(config.mailFrom)) {
+    problems.push('MAIL_FROM must be an address, e.g. "Harbour View <stay@harbour.example>"');
+  }
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(config.checkinInviteTime)) {
+    problems.push(`CHECKIN_INVITE_TIME must be a time HH:MM (got "${config.checkinInviteTime}")`);
+  }
+  return problems;
+}

@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import type { CatalogStore } from '../catalog/catalog.service.ts';
+import type { Config } from '../config.ts';
+import { recordEvent } from '../events/record-event.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { Database } from '../infra/db/database.ts';
+import { type ClaimWorker, startClaimWorker } from '../infra/outbox/claim-worker.ts';
+import { GIVE_UP_AFTER_UNITS, retryDelayUnits } from '../infra/outbox/retry-schedule.ts';
+import { reservationRepository } from '../reservations/reservation.repository.ts';
+import type { Reservation } from '../reservations/reservation.schemas.ts';
+import { reservationView } from '../reservations/reservation.view.ts';
+import { MESSAGES_CHANNEL } from './message-kinds.ts';
+import {
+  type ClaimedMessage,
+  type MessageOutcome,
+  messageRepository as repo,
+} from './messages.repository.ts';
+import { messageView } from './messages.view.ts';
+import { renderMessage } from './render/render-message.ts';
+import { type MailTransport, maskEmail, type SendResult } from './transport.ts';
+
+export interface MessageWorkerOptions {
+  db: Database;
+  logger: Logger;
+  config: Config;
+  catalog: CatalogStore;
+  clock: Clock;
+  transport: MailTransport;
+  /**
+   * Opens (or finds) the check-in session an invitation links to; null when there can be none.
+   * Check-in's command, handed down by the runtime (check-in is a layer above messages).
+   */
+  openInvitation(code: string): Promise<string | null>;
+  concurrency?: number;
+}
+
+/**
+ * Sends guest messages (API.md 10) through the outbox loop the webhooks use (claim-worker.ts):
+ * each due message claimed by one process, rendered in the guest's language, handed to the
+ * transport outside any transaction, its outcome recorded a batch at a time. A connection failure
+ * or an SMTP 4xx is retried on the webhook schedule (MAIL_RETRY_BASE_SECONDS); a 5xx for the
+ * recipient fails the message and records `message.failed` with that outcome.
+ */
+export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
+  const { db, logger, config } = options;
+  const host = new URL(config.publicBaseUrl).hostname;
+  const giveUpAfter = GIVE_UP_AFTER_UNITS * config.mailRetryBaseSeconds;
+  // Longer than an attempt (the transport's timeouts bound it), so a live worker's claim never
+  // runs out under it; a killed process's messages are claimed again after this.
+  const leaseSeconds = (2 * config.mailTimeoutMs + 5_000) / 1000;
+
+  async function attempt(message: ClaimedMessage): Promise<SendResult | { result: 'dropped' }> {
+    const row = await reservationRepository.findById(db, message.reservationId);
+    const hotel = options.catalog.get(message.hotelId);
+    if (!hotel) return { result: 'retry', error: `hotel ${message.hotelId} is not in the catalogue` };
+    let reservation = message.data.reservation as Reservation | undefined;
+    let invitationLink: string | undefined;
+    if (message.kind === 'checkin_invitation') {
+      // Never for a cancelled stay or a completed check-in, whatever happened since it was queued.
+      const unwanted = row.status === 'cancelled' || row.checkinStatus === 'completed';
+      const session = unwanted ? null : await options.openInvitation(row.code);
+      if (session === null) {
+        return message.automatic
+          ? { result: 'dropped' }
+          : { result: 'failed', error: 'no check-in session can be opened for this reservation' };
+      }
+      invitationLink = `${config.publicBaseUrl}/checkin/${session}`;
+      reservation = reservationView(row);
+    }
+    if (!reservation) return { result: 'failed', error: 'message without its reservation' };
+    const rendered = renderMessage({
+      kind: message.kind,
+      language: message.language,
+      reservation,
+      previous: message.data.previous as Reservation | undefined,
+      noShow: message.data.noShow === true,
+      guests: message.data.guests as Array<{ firstName: string; lastName: string }> | undefined,
+      hotel,
+      invitationLink,
+      publicBaseUrl: config.publicBaseUrl,
+      now: options.clock.now(),
+    });
+    return options.transport.send(
+      {
+        from: config.mailFrom,
+        to: message.to,
+        ...(hotel.email ? { replyTo: hotel.email } : {}),
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+        // Stable across attempts, so a message sent twice (at least once) reads as one.
+        messageId: `<${message.publicId}@${host}>`,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        attachments: rendered.calendar
+          ? [
+              {
+                filename: 'reservation.ics',
+                content: rendered.calendar,
+                contentType: `text/calendar; charset=utf-8; method=${/METHOD:CANCEL/.test(rendered.calendar) ? 'CANCEL' : 'PUBLISH'}`,
+              },
+            ]
+          : [],
+      },
+      message,
+    );
+  }
+
+  async function run(message: ClaimedMessage): Promise<MessageOutcome> {
+    let outcome: SendResult | { result: 'dropped' };
+    try {
+      outcome = await attempt(message);
+    } catch (error) {
+      outcome = { result: 'retry', error: String((error as Error).message ?? error).slice(0, 300) };
+    }
+    const error = 'error' in outcome ? outcome.error : null;
+    if (outcome.result === 'retry' || outcome.result === 'failed') {
+      // The address masked: logs are no place for guests' e-mail addresses.
+      logger.warn(
+        {
+          message: message.publicId,
+          kind: message.kind,
+          to: maskEmail(message.to),
+          attempt: message.attempts,
+          error,
+        },
+        `guest message ${outcome.result === 'failed' ? 'refused' : 'not sent; will retry'}`,
+      );
+    }
+    return {
+      id: message.id,
+      claim: message.claim,
+      result: outcome.result,
+      error,
+      retryAfterSeconds:
+        outcome.result === 'retry' ? retryDelayUnits(message.attempts) * config.mailRetryBaseSeconds : null,
+    };
+  }
+
+  return startClaimWorker<ClaimedMessage, MessageOutcome>({
+    db,
+    logger,
+    name: 'guest message',
+    channel: MESSAGES_CHANNEL,
+    concurrency: options.concurrency ?? 4,
+    pollIntervalMs: config.webhookPollIntervalMs,
+    graceMs: 10_000,
+    claim: (limit, claim) => repo.claim(db, limit, claim, leaseSeconds),
+    run: (message) => run(message),
+    async record(tx, outcomes) {
+      const failed = await repo.record(tx, outcomes, giveUpAfter);
+      for (const m of failed) {
+        // In the transaction that marks it failed: the event and the status commit together.
+        await recordEvent(tx, {
+          type: 'message.failed',
+          hotelId: m.hotelId,
+          data: { message: messageView(m), reservationId: m.data.code },
+        });
+      }
+    },
+    release: (message) => repo.release(db, message.id, message.claim),
+  });
+}

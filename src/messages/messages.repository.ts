@@ -1,0 +1,252 @@
+import type { Executor } from '../infra/db/database.ts';
+import type { Language, MessageKind, MessageStatus } from './message-kinds.ts';
+
+/** One row of `guest_messages` (migration 030), the messages' outbox. */
+export interface MessageRow {
+  id: number;
+  publicId: string;
+  reservationId: number;
+  hotelId: string;
+  kind: MessageKind;
+  automatic: boolean;
+  to: string;
+  language: Language;
+  data: Record<string, unknown>;
+  status: MessageStatus;
+  sendAfter: Date;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+export interface NewMessage {
+  publicId: string;
+  reservationId: number;
+  hotelId: string;
+  kind: MessageKind;
+  automatic: boolean;
+  to: string;
+  language: Language;
+  data: Record<string, unknown>;
+  sendAfter: Date | null;
+}
+
+/** Where a scheduled invitation moves when the stay or the guest's address changes. */
+export interface InvitationChange {
+  sendAfter: Date;
+  to: string;
+  language: Language;
+}
+
+/** A message claimed for one attempt. */
+export interface ClaimedMessage extends MessageRow {
+  claim: string;
+}
+
+/** How one attempt ended, to record. */
+export interface MessageOutcome {
+  id: number;
+  claim: string;
+  /** `dropped`: an invitation no longer wanted (stay cancelled, check-in done): the row goes. */
+  result: 'sent' | 'retry' | 'failed' | 'dropped';
+  error: string | null;
+  /** With `retry`: the delay before the next attempt. */
+  retryAfterSeconds: number | null;
+}
+
+const COLUMNS = `id, public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, status,
+  send_after, attempts, last_error, created_at, sent_at`;
+
+function toRow(r: Record<string, unknown>): MessageRow {
+  return {
+    id: Number(r.id),
+    publicId: r.public_id as string,
+    reservationId: Number(r.reservation_id),
+    hotelId: r.hotel_id as string,
+    kind: r.kind as MessageKind,
+    automatic: r.automatic as boolean,
+    to: r.recipient as string,
+    language: r.language as Language,
+    data: r.data as Record<string, unknown>,
+    status: r.status as MessageStatus,
+    sendAfter: r.send_after as Date,
+    attempts: r.attempts as number,
+    lastError: (r.last_error as string | null) ?? null,
+    createdAt: r.created_at as Date,
+    sentAt: (r.sent_at as Date | null) ?? null,
+  };
+}
+
+export const messageRepository = {
+  /**
+   * Queues messages in the caller's transaction, in one statement (a booking's confirmation and
+   * its scheduled invitation; a cancellation's message and the end of its pending invitation). An
+   * automatic invitation already there is kept (once). `pendingInvitation` moves (dates or address
+   * changed) or drops (`'drop'`: stay cancelled, check-in done) the reservation's scheduled
+   * invitation not yet attempted; one already sent stays as it was. With `notifyChannel`, the
+   * workers of every process are notified (at commit).
+   */
+  async queue(
+    tx: Executor,
+    messages: readonly NewMessage[],
+    options: {
+      notifyChannel: string | null;
+      pendingInvitation?: { reservationId: number; change: 'drop' | InvitationChange } | undefined;
+    },
+  ): Promise<MessageRow[]> {
+    const pending = options.pendingInvitation;
+    const change = pending && pending.change !== 'drop' ? pending.change : null;
+    const { rows } = await tx.query(
+      `WITH dropped AS (
+         DELETE FROM guest_messages
+          WHERE $11::text = 'drop' AND reservation_id = $12 AND kind = 'checkin_invitation' AND automatic
+            AND status = 'queued' AND attempts = 0
+       ), moved AS (
+         UPDATE guest_messages SET send_after = $13, recipient = $14, language = $15
+          WHERE $11::text = 'move' AND reservation_id = $12 AND kind = 'checkin_invitation' AND automatic
+            AND status = 'queued' AND attempts = 0
+       ), m AS (
+         INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language,
+                                     data, send_after)
+         SELECT q.public_id, q.reservation_id, q.hotel_id, q.kind, q.automatic, q.recipient, q.language,
+                q.data::jsonb, coalesce(q.send_after, now())
+           FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[],
+                       $8::text[], $9::timestamptz[])
+             AS q(public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, send_after)
+         ON CONFLICT (reservation_id) WHERE kind = 'checkin_invitation' AND automatic DO NOTHING
+         RETURNING ${COLUMNS}
+       )
+       SELECT m.*, CASE WHEN $10::text IS NOT NULL THEN pg_notify($10, '') END AS notified FROM m`,
+      [
+        messages.map((m) => m.publicId),
+        messages.map((m) => m.reservationId),
+        messages.map((m) => m.hotelId),
+        messages.map((m) => m.kind),
+        messages.map((m) => m.automatic),
+        messages.map((m) => m.to),
+        messages.map((m) => m.language),
+        messages.map((m) => JSON.stringify(m.data)),
+        messages.map((m) => m.sendAfter?.toISOString() ?? null),
+        options.notifyChannel,
+        pending ? (pending.change === 'drop' ? 'drop' : 'move') : null,
+        pending?.reservationId ?? null,
+        change?.sendAfter.toISOString() ?? null,
+        change?.to ?? null,
+        change?.language ?? null,
+      ],
+    );
+    return rows.map(toRow);
+  },
+
+  /** Moves or drops a reservation's scheduled invitation (see `queue`), queuing nothing. */
+  async reschedulePendingInvitation(
+    tx: Executor,
+    reservationId: number,
+    change: 'drop' | InvitationChange,
+  ): Promise<void> {
+    await messageRepository.queue(tx, [], {
+      notifyChannel: null,
+      pendingInvitation: { reservationId, change },
+    });
+  },
+
+  /**
+   * Claims up to `limit` due messages for one attempt each: SKIP LOCKED so concurrent workers take
+   * different rows, and a lease so a worker that dies mid-attempt gives the row back.
+   */
+  async claim(db: Executor, limit: number, claim: string, leaseSeconds: number): Promise<ClaimedMessage[]> {
+    const { rows } = await db.query(
+      `WITH due AS (
+         SELECT id FROM guest_messages
+          WHERE status = 'queued' AND send_after <= now()
+            AND (locked_until IS NULL OR locked_until <= now())
+          ORDER BY send_after
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE guest_messages m
+          SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = m.attempts + 1
+         FROM due WHERE m.id = due.id
+       RETURNING ${COLUMNS.split(',')
+         .map((c) => `m.${c.trim()}`)
+         .join(', ')}`,
+      [limit, claim, leaseSeconds],
+    );
+    return rows.map((r) => ({ ...toRow(r), claim }));
+  },
+
+  /**
+   * Records outcomes in one statement, each only if its claim still holds. A retry that would come
+   * after `giveUpAfterSeconds` from the message's creation fails instead. Answers the messages that
+   * ended `failed`, for their `message.failed` events.
+   */
+  async record(
+    tx: Executor,
+    outcomes: readonly MessageOutcome[],
+    giveUpAfterSeconds: number,
+  ): Promise<MessageRow[]> {
+    await tx.query(
+      `DELETE FROM guest_messages m USING unnest($1::bigint[], $2::text[], $3::text[]) AS r(id, claim, result)
+        WHERE m.id = r.id AND m.claim = r.claim AND r.result = 'dropped'`,
+      [outcomes.map((o) => o.id), outcomes.map((o) => o.claim), outcomes.map((o) => o.result)],
+    );
+    const { rows } = await tx.query(
+      `WITH r AS (
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::float8[])
+           AS r(id, claim, result, error, retry_after)
+          WHERE r.result <> 'dropped'
+       ), verdict AS (
+         SELECT r.*, CASE WHEN r.result = 'retry' AND now() + make_interval(secs => r.retry_after)
+                               > m.created_at + make_interval(secs => $6::float8) THEN 'failed'
+                          ELSE r.result END AS ends
+           FROM r JOIN guest_messages m ON m.id = r.id
+       )
+       UPDATE guest_messages m
+          SET locked_until = NULL, claim = NULL, last_error = v.error,
+              status = CASE v.ends WHEN 'sent' THEN 'sent' WHEN 'failed' THEN 'failed' ELSE 'queued' END,
+              sent_at = CASE WHEN v.ends = 'sent' THEN now() END,
+              send_after = CASE WHEN v.ends = 'retry' THEN now() + make_interval(secs => v.retry_after)
+                                ELSE m.send_after END
+         FROM verdict v WHERE m.id = v.id AND m.claim = v.claim
+       RETURNING ${COLUMNS.split(',')
+         .map((c) => `m.${c.trim()}`)
+         .join(', ')}`,
+      [
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.claim),
+        outcomes.map((o) => o.result),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.retryAfterSeconds),
+        giveUpAfterSeconds,
+      ],
+    );
+    return rows.map(toRow).filter((m) => m.status === 'failed');
+  },
+
+  /** Gives a claimed message back untried (shutdown): due at once, the attempt not counted. */
+  async release(db: Executor, id: number, claim: string): Promise<void> {
+    await db.query(
+      `UPDATE guest_messages SET locked_until = NULL, claim = NULL, attempts = attempts - 1
+        WHERE id = $1 AND claim = $2`,
+      [id, claim],
+    );
+  },
+
+  /** A reservation's messages, oldest first. */
+  async listForReservation(db: Executor, reservationId: number): Promise<MessageRow[]> {
+    const { rows } = await db.query(
+      `SELECT ${COLUMNS} FROM guest_messages WHERE reservation_id = $1 ORDER BY id`,
+      [reservationId],
+    );
+    return rows.map(toRow);
+  },
+
+  /** Queued messages (for the start-up warning when nothing can send them). */
+  async countQueued(db: Executor): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM guest_messages WHERE status = 'queued'`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+};

@@ -1,0 +1,133 @@
+import type { AppContext } from '../context.ts';
+import { randomToken } from '../infra/crypto/tokens.ts';
+import { type Executor, isTransaction } from '../infra/db/database.ts';
+import { wakeAfterCommit } from '../infra/db/wake.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import { reservationView } from '../reservations/reservation.view.ts';
+import { invitationDueAt } from './invitation-time.ts';
+import { languageOfGuest } from './language.ts';
+import { MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
+import { type InvitationChange, type MessageRow, messageRepository as repo } from './messages.repository.ts';
+import { changesBetween } from './render/changes.ts';
+
+/** What queuing a message needs: the invitation's schedule comes from the config and the catalogue. */
+export type OutboxContext = Pick<AppContext, 'config' | 'catalog' | 'clock'>;
+
+/** A change of a reservation that the guest is told about (API.md 10), raised in its transaction. */
+export type GuestNews =
+  | { kind: 'created'; row: ReservationRow }
+  | { kind: 'modified'; before: ReservationRow; row: ReservationRow }
+  | { kind: 'cancelled'; row: ReservationRow }
+  | { kind: 'no_show'; row: ReservationRow };
+
+/** When a reservation's automatic invitation is due: the hotel's own days, else the service's. */
+export function invitationDue(ctx: OutboxContext, row: ReservationRow): Date {
+  const hotel = ctx.catalog.get(row.hotelId);
+  return invitationDueAt({
+    checkIn: row.checkIn,
+    timezone: hotel?.timezone ?? 'UTC',
+    days: hotel?.checkinInviteDays ?? ctx.config.checkinInviteDays,
+    time: ctx.config.checkinInviteTime,
+    now: ctx.clock.now(),
+  });
+}
+
+/** A message of `row` to queue: its kind, what it tells, and when it is due (null = now). */
+interface Queued {
+  kind: MessageKind;
+  data: Record<string, unknown>;
+  automatic?: boolean;
+  sendAfter?: Date | null;
+}
+
+/**
+ * Queues messages of one reservation in `tx` (the transaction of the change that causes them), and
+ * moves or drops its scheduled invitation, in one statement. Messages due now wake the workers:
+ * the other processes' by the notification (sent at commit), this one's at once after the commit;
+ * a message due later is found by the workers' poll.
+ */
+export async function queueMessages(
+  tx: Executor,
+  row: ReservationRow,
+  messages: Queued[],
+  pendingInvitation?: 'drop' | InvitationChange,
+): Promise<MessageRow[]> {
+  const dueNow = messages.some((m) => !m.sendAfter);
+  const queued = await repo.queue(
+    tx,
+    messages.map((m) => ({
+      publicId: randomToken('msg_', 16),
+      reservationId: row.id,
+      hotelId: row.hotelId,
+      kind: m.kind,
+      automatic: m.automatic ?? true,
+      to: row.guest.email,
+      language: languageOfGuest(row.guest),
+      data: { code: row.code, ...m.data },
+      sendAfter: m.sendAfter ?? null,
+    })),
+    {
+      notifyChannel: dueNow ? MESSAGES_CHANNEL : null,
+      pendingInvitation: pendingInvitation ? { reservationId: row.id, change: pendingInvitation } : undefined,
+    },
+  );
+  if (dueNow && queued.length > 0 && isTransaction(tx)) wakeAfterCommit(tx, MESSAGES_CHANNEL);
+  return queued;
+}
+
+/**
+ * Records what the guest is to be told of a change, in the change's transaction (the outbox of
+ * API.md 10): both commit or neither does. Each message keeps the reservation as it stood then.
+ */
+export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNews): Promise<void> {
+  const { row } = news;
+  const reservation = reservationView(row);
+  switch (news.kind) {
+    case 'created':
+      await queueMessages(tx, row, [
+        { kind: 'booking_confirmation', data: { reservation } },
+        { kind: 'checkin_invitation', data: {}, sendAfter: invitationDue(ctx, row) },
+      ]);
+      return;
+    case 'modified': {
+      const previous = reservationView(news.before);
+      // The hotel's own notes and bookkeeping are no news to the guest.
+      const told = changesBetween(previous, reservation).length > 0;
+      const invitation = {
+        sendAfter: invitationDue(ctx, row),
+        to: row.guest.email,
+        language: languageOfGuest(row.guest),
+      };
+      await queueMessages(
+        tx,
+        row,
+        told ? [{ kind: 'booking_modified', data: { reservation, previous } }] : [],
+        invitation,
+      );
+      return;
+    }
+    case 'cancelled':
+    case 'no_show':
+      await queueMessages(
+        tx,
+        row,
+        [{ kind: 'booking_cancelled', data: { reservation, noShow: news.kind === 'no_show' } }],
+        'drop',
+      );
+      return;
+  }
+}
+
+/** The check-in is completed (API.md 10): the guests and what was paid; no invitation after it. */
+export async function tellGuestCheckinCompleted(
+  tx: Executor,
+  row: ReservationRow,
+  guests: Array<{ firstName: string; lastName: string }>,
+): Promise<void> {
+  await queueMessages(
+    tx,
+    row,
+    [{ kind: 'checkin_completed', data: { reservation: reservationView(row), guests } }],
+    'drop',
+  );
+}

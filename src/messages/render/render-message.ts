@@ -1,0 +1,138 @@
+import { zonedInstant } from '../../calendar/dates.ts';
+import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { nameIn } from '../../catalog/localized-name.ts';
+import type { Reservation } from '../../reservations/reservation.schemas.ts';
+import type { Language, MessageKind } from '../message-kinds.ts';
+import { reservationCalendar } from './ics.ts';
+import { lodgingReservationJsonLd, utcOffset } from './json-ld.ts';
+import { htmlOf, textOf } from './layout.ts';
+import {
+  cancellationSection,
+  changesSection,
+  checkedInSection,
+  type MessageFacts,
+  pricesSection,
+  type Section,
+  staySection,
+  termsSection,
+} from './sections.ts';
+import { fill, TEXTS } from './texts.ts';
+
+export interface MessageToRender {
+  kind: MessageKind;
+  language: Language;
+  /** The reservation as the message tells it (as it stood at the change; now, for an invitation). */
+  reservation: Reservation;
+  previous?: Reservation | undefined;
+  noShow?: boolean | undefined;
+  guests?: Array<{ firstName: string; lastName: string }> | undefined;
+  hotel: Hotel;
+  /** PUBLIC_BASE_URL/checkin/{session}: only in the invitation. */
+  invitationLink?: string | undefined;
+  publicBaseUrl: string;
+  now: Date;
+}
+
+export interface RenderedMessage {
+  subject: string;
+  text: string;
+  html: string;
+  /** reservation.ics of the booking messages; null for the check-in ones. */
+  calendar: string | null;
+}
+
+const BOOKING_KINDS: readonly MessageKind[] = [
+  'booking_confirmation',
+  'booking_modified',
+  'booking_cancelled',
+];
+
+/** A guest message (API.md 10) in the guest's language: subject, text and HTML parts, calendar file. */
+export function renderMessage(m: MessageToRender): RenderedMessage {
+  const texts = TEXTS[m.language];
+  const hotelName = nameIn(m.hotel, m.language);
+  const r = m.reservation;
+  const facts: MessageFacts = { ...m, texts, hotelName };
+  const subject = fill(texts.subject[m.kind], { hotel: hotelName, code: r.id });
+  const intro =
+    m.kind === 'booking_cancelled' && m.noShow
+      ? fill(texts.noShowIntro, { hotel: hotelName, date: r.checkIn })
+      : fill(texts.intro[m.kind], { hotel: hotelName });
+  const opening: Section = { paragraphs: [fill(texts.greeting, { name: r.guest.firstName }), intro] };
+  const booking = BOOKING_KINDS.includes(m.kind);
+  const sections: Section[] = [opening];
+  switch (m.kind) {
+    case 'booking_confirmation':
+      sections.push(staySection(facts), pricesSection(facts), termsSection(facts));
+      break;
+    case 'booking_modified':
+      sections.push(changesSection(facts), staySection(facts), pricesSection(facts), termsSection(facts));
+      break;
+    case 'booking_cancelled':
+      sections.push(cancellationSection(facts), staySection(facts));
+      break;
+    case 'checkin_invitation':
+      sections.push(
+        { button: { label: texts.invitationButton, url: m.invitationLink ?? m.publicBaseUrl } },
+        staySection(facts),
+        { notes: [texts.invitationNote] },
+      );
+      break;
+    case 'checkin_completed':
+      sections.push(checkedInSection(facts), staySection(facts));
+      break;
+  }
+  const footer: string[] = [];
+  if (booking) footer.push(texts.calendarNote);
+  footer.push(fill(m.hotel.email ? texts.replyNote : texts.noReplyNote, { hotel: hotelName }));
+  sections.push({ notes: footer });
+
+  const cancelled = m.kind === 'booking_cancelled' || r.status === 'cancelled';
+  const host = new URL(m.publicBaseUrl).hostname;
+  const calendar = booking
+    ? reservationCalendar({
+        code: r.id,
+        host,
+        checkIn: r.checkIn,
+        checkOut: r.checkOut,
+        version: r.version,
+        cancelled,
+        summary: `${hotelName} (${r.id})`,
+        location: hotelName,
+        description: `${r.rooms} × ${r.roomType.name}`,
+        stamp: m.now,
+      })
+    : null;
+  const jsonLd = booking
+    ? lodgingReservationJsonLd({
+        code: r.id,
+        cancelled,
+        checkIn: r.checkIn,
+        checkOut: r.checkOut,
+        checkInTime: m.hotel.checkInTime,
+        checkOutTime: m.hotel.checkOutTime,
+        checkInOffset: utcOffset(
+          m.hotel.timezone,
+          zonedInstant(r.checkIn, m.hotel.checkInTime, m.hotel.timezone),
+        ),
+        checkOutOffset: utcOffset(
+          m.hotel.timezone,
+          zonedInstant(r.checkOut, m.hotel.checkOutTime, m.hotel.timezone),
+        ),
+        guestName: `${r.guest.firstName} ${r.guest.lastName}`,
+        hotelName,
+        hotelEmail: m.hotel.email,
+        total: r.total,
+        fractionDigits:
+          new Intl.NumberFormat('en', { style: 'currency', currency: r.total.currency }).resolvedOptions()
+            .maximumFractionDigits ?? 2,
+        url: `${m.publicBaseUrl}/book/${encodeURIComponent(m.hotel.id)}`,
+      })
+    : null;
+  return {
+    subject,
+    text: textOf(subject, sections),
+    html: htmlOf({ language: m.language, title: subject, heading: subject, sections, jsonLd }),
+    calendar,
+  };
+}
