@@ -19,6 +19,7 @@ const SRC = join(ROOT, 'src');
 const LAYERS: string[][] = [
   ['calendar', 'config.ts'],
   ['infra'],
+  ['rate-plans'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar'],
   ['booking'],
