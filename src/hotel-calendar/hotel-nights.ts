@@ -1,5 +1,6 @@
 import { eachNight } from '../calendar/dates.ts';
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+import { planSellsRoomType } from '../rate-plans/price-plan-stay.ts';
 import { NightMemo } from './night-memo.ts';
 
 /**
@@ -86,8 +87,9 @@ export interface HotelNights {
 const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
 const restrictionsKey = (r: NightRestrictions) => JSON.stringify(r);
 
-/** A room type is sold under a rate plan only when the plan gives it a price. */
+/** A room type is sold under a rate plan only when the plan gives it a price (a rate, for an occupancy-priced plan). */
 export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
+  if (ratePlan.pricing) return planSellsRoomType(ratePlan.pricing, roomTypeId);
   return Object.hasOwn(ratePlan.prices, roomTypeId);
 }
 

@@ -8,6 +8,7 @@ import {
 } from './plan-rules.ts';
 import type { Occupancy, PlanPricing, RateDef, SupplementDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
+import { splitSupplements, supplementValue } from './supplement-value.ts';
 
 /** One room's stay under a plan: the party in that room and the date the booking is made. */
 export type PlanStay = {
@@ -35,9 +36,9 @@ export type PlanPrice = {
   freeChildren: number;
 };
 
+/** `occupancy`: the party does not fit the room or the offer; `restricted`: a booking or offer rule; `unavailable`: no rate. */
 export type PlanRefusal = {
   ok: false;
-  /** `occupancy`: the party does not fit the room or the offer; `restricted`: a booking or offer rule; `unavailable`: no rate. */
   reason: 'occupancy' | 'restricted' | 'unavailable';
   message: string;
   restriction?: PlanRestriction;
@@ -243,62 +244,4 @@ export function pricePlanStay(
     freeNights: [...freeNights],
     freeChildren: party.freeChildren,
   };
-}
-
-/** A mandatory supplement's exact value over the stay (numerator over `unit × los`), as rtapp charges it. */
-function supplementValue(
-  s: SupplementDef,
-  stay: PlanStay,
-  pax: number,
-  los: number,
-  unit: number,
-  freeNights: ReadonlySet<string>,
-): bigint {
-  const full = BigInt(unit) * BigInt(los); // the denominator: one minor unit
-  let value = 0n;
-  for (const night of eachNight(stay.checkIn, stay.checkOut)) {
-    if (s.days && !s.days.includes(weekdayOf(night))) continue;
-    let amount: number | undefined;
-    for (const p of s.prices) {
-      if (coversDate(p.from, p.to, night) && (p.roomTypeId === undefined || p.roomTypeId === stay.roomTypeId))
-        amount = (amount ?? 0) + p.amount;
-    }
-    if (amount === undefined) continue;
-    const a = BigInt(amount);
-    switch (s.charge) {
-      case 'per_night':
-      case 'per_room_per_night':
-        if (!freeNights.has(night)) value += a * full;
-        break;
-      case 'per_stay':
-      case 'per_room_per_stay':
-        value += a * BigInt(unit); // a / los of the amount on each night of the period
-        break;
-      case 'per_person_per_stay':
-        value += a * BigInt(pax) * BigInt(unit);
-        break;
-      case 'per_person_per_night':
-        if (!freeNights.has(night)) value += a * BigInt(pax) * full;
-        break;
-      case 'per_item':
-        return a * full; // once, on the first night it applies
-    }
-  }
-  return value;
-}
-
-/** The supplements' rounded part shared between them, each its own rounding, the last taking the rest. */
-function splitSupplements(
-  supplements: Array<{ id: string; value: bigint }>,
-  rounded: number,
-  denominator: bigint,
-  minorDigits: number,
-): PlanPrice['supplements'] {
-  let left = rounded;
-  return supplements.map((s, i) => {
-    const amount =
-      i === supplements.length - 1 ? left : Math.min(left, rtappRound([s.value], denominator, minorDigits));
-    left -= amount;
-    return { id: s.id, amount };
-  });
 }

@@ -7,7 +7,7 @@ import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { hotelOrFail } from '../availability.service.ts';
+import { pricedHotelOrFail } from '../availability.service.ts';
 import type { QuoteResponse } from '../booking.schemas.ts';
 import { inventoryRepository } from '../inventory.repository.ts';
 import { quoteRepository } from '../quote.repository.ts';
@@ -60,7 +60,7 @@ export async function createReservation(
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
-  const hotel = hotelOrFail(ctx, quote.hotelId);
+  const hotel = await pricedHotelOrFail(ctx, quote.hotelId, true);
   if (booker.kind === 'operator' && booker.hotelIds !== null && !booker.hotelIds.includes(hotel.id)) {
     throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   }

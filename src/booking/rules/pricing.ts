@@ -8,6 +8,7 @@ import {
 } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../payments/money.ts';
 import { type RoomParty, splitParty } from './party.ts';
+import { planSupplementLines, priceRoomsUnderPlan } from './plan-pricing.ts';
 import { includedTaxAmount } from './tax-amount.ts';
 
 export type PriceLine = {
@@ -55,6 +56,8 @@ export type StayToPrice = {
   rooms: number;
   /** Service ids; a repeated id is counted once. */
   services: string[];
+  /** The hotel's date of the booking (an occupancy-priced plan's advance booking); default the check-in. */
+  today?: string;
 };
 
 /** A room type is sold under a rate plan only when the plan gives it a price. */
@@ -159,19 +162,32 @@ export function priceStay(
 
   const dates = eachNight(input.checkIn, input.checkOut);
   const split = splitParty(input.adults, input.children.length, input.rooms);
+  const planned = ratePlan.pricing
+    ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, {
+        ...input,
+        today: input.today ?? input.checkIn,
+      })
+    : null;
+  if (planned && !planned.ok)
+    throw new Error(`Rate plan ${ratePlan.id} refuses the stay: ${planned.message}`);
+  // The price of room `r` on night `n`: the plan's own night by night, else the catalogue's price rule.
+  const unitOf = (r: number, n: number, price: NightPrice | null) =>
+    planned?.ok
+      ? (planned.rooms[r]?.nights[n]?.amount ?? 0)
+      : roomNightAmount(price as NightPrice, split[r] as RoomParty);
 
   const roomLines: PriceLine[] = [];
   const nightly: StayPrice['nightly'] = [];
   let roomsTotal = 0;
-  for (const date of dates) {
-    const price = nights.priceOn(roomType.id, ratePlan.id, date);
+  for (const [n, date] of dates.entries()) {
+    const price = planned ? null : nights.priceOn(roomType.id, ratePlan.id, date);
     let amount = 0;
     if (summary) {
-      for (const room of split) amount += roomNightAmount(price, room);
+      for (let r = 0; r < split.length; r++) amount += unitOf(r, n, price);
     } else {
       const roomsAtPrice = new Map<number, number>();
-      for (const room of split) {
-        const unit = roomNightAmount(price, room);
+      for (let r = 0; r < split.length; r++) {
+        const unit = unitOf(r, n, price);
         roomsAtPrice.set(unit, (roomsAtPrice.get(unit) ?? 0) + 1);
       }
       const byPriceDescending = [...roomsAtPrice].sort(([a], [b]) => b - a);
@@ -186,6 +202,12 @@ export function priceStay(
 
   const serviceLines: PriceLine[] = [];
   let servicesTotal = 0;
+  if (planned?.ok && ratePlan.pricing) {
+    for (const s of planSupplementLines(ratePlan.pricing, planned.rooms)) {
+      servicesTotal += s.amount;
+      if (!summary) serviceLines.push(line(currency, 'service', s.id, s.name, 1, s.amount));
+    }
+  }
   for (let i = 0; i < input.services.length; i++) {
     const serviceId = input.services[i] as string;
     if (input.services.indexOf(serviceId) !== i) continue; // a repeated id counts once
