@@ -2,13 +2,15 @@ import type { Hotel } from '../catalog/catalog.schema.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { type Database, type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, validationProblem } from '../infra/http/problems.ts';
+import { ratePlanRepository } from '../rate-plans/rate-plan.repository.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
-import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
+import { type HotelNights, hotelNights, sellsRoomType, standardOccupancyPrice } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
 import { announceCalendarChange } from './night-store.ts';
+import { withStoredPlans } from './priced-hotel.ts';
 
 /**
  * The merged view (catalogue + calendar) of the nights `from`..`to` inclusive, read fresh from the
@@ -67,7 +69,15 @@ export function calendarView(nights: HotelNights, from: string, to: string): Cal
               minStay: r.minStay?.nights ?? null,
               maxStay: r.maxStay?.nights ?? null,
             },
-            prices: Object.fromEntries(plans.map((p) => [p.id, nights.priceOn(roomType.id, p.id, date)])),
+            prices: Object.fromEntries(
+              plans.flatMap((p) => {
+                // An occupancy-priced plan shows its standard-occupancy price; none on a night it has no rate for.
+                const price = p.pricing
+                  ? standardOccupancyPrice(p.pricing, roomType, date)
+                  : nights.priceOn(roomType.id, p.id, date);
+                return price ? [[p.id, price]] : [];
+              }),
+            ),
           };
         }),
       };
@@ -79,7 +89,8 @@ export function calendarView(nights: HotelNights, from: string, to: string): Cal
 export async function readCalendar(db: Executor, hotel: Hotel, from: string, to: string) {
   const errors = rangeErrors(from, to, '/query/to');
   if (errors.length > 0) throw validationProblem(errors);
-  return calendarView(await loadHotelNights(db, hotel, from, to), from, to);
+  const priced = withStoredPlans(hotel, await ratePlanRepository.forHotel(db, hotel.id));
+  return calendarView(await loadHotelNights(db, priced, from, to), from, to);
 }
 
 function roomsBelowSoldError(hotel: Hotel, refused: RoomsBelowSold[]): AppError {

@@ -5,6 +5,7 @@ import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-n
 import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { validateAlpineBits } from '../helpers/xsd-validate.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 
 /**
  * OTA_HotelRatePlanNotif:RatePlans (API.md 11.3) handed straight to its handler, as the AlpineBits
@@ -229,5 +230,39 @@ describe('OTA_HotelRatePlanNotif:RatePlans', () => {
     await schemaValid(dtd.xml);
     const broken = await notify('<OTA_HotelRatePlanNotifRQ><RatePlans');
     assert.match(broken.xml, /Code="450"/);
+  });
+});
+
+describe('the calendar shows a stored plan at its standard occupancy (API.md 7.4)', () => {
+  let app: OperatorApp;
+  before(async () => {
+    app = await startOperatorApp({}, [hotelDef(), makeHotel()]);
+  });
+  after(() => app.t.close());
+
+  it('per night, only where the plan has a rate', async () => {
+    const hotel = app.hotels[0];
+    const { checkIn } = stay(app.t, 30, 5);
+    const res = await handleRatePlanNotif(
+      { db: app.t.db, catalog: app.t.runtime.catalog },
+      { xml: sampleMessage(hotel.id, checkIn), clientId: 'pms', auth: { hotelIds: null } },
+    );
+    assert.match(res.xml, /<Success\/>/);
+    const to = addDays(checkIn, 6);
+    const calendar = await app.t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/hotels/${hotel.id}/calendar?from=${checkIn}&to=${to}`,
+      headers: auth(app.root),
+    });
+    assert.equal(calendar.statusCode, 200, calendar.body);
+    const nights = calendar.json().roomTypes[0].nights;
+    assert.deepEqual(nights[0].prices['Rate1-4-HB'], {
+      base: 19200,
+      includedAdults: 2,
+      extraAdult: 7680,
+      child: 0,
+    });
+    assert.equal(nights[6].prices['Rate1-4-HB'], undefined);
+    assert.ok(nights[6].prices.flex);
   });
 });
