@@ -160,6 +160,7 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
       nightly: o.price.nightly,
       total: o.price.total,
       cancellationPolicy: o.price.cancellationPolicy,
+      ...(o.price.plan ? { plan: o.price.plan } : {}),
     })),
     unavailable: unavailable.map(unavailableEntry) as SearchResponse['unavailable'],
   };
@@ -196,6 +197,7 @@ export async function createQuote(
     total: offer.price.total,
     includedTaxes: offer.price.includedTaxes,
     cancellationPolicy: offer.price.cancellationPolicy,
+    ...(offer.price.plan ? { plan: offer.price.plan } : {}),
   };
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {

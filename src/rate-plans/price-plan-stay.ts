@@ -1,12 +1,6 @@
 import { addDays, eachNight, nightsBetween } from '../calendar/dates.ts';
-import {
-  bookingRuleViolation,
-  coversDate,
-  type PlanRestriction,
-  stayRuleViolation,
-  weekdayOf,
-} from './plan-rules.ts';
-import type { Occupancy, PlanPricing, RateDef, SupplementDef } from './rate-plan.model.ts';
+import { bookingRuleViolation, coversDate, type PlanRestriction, stayRuleViolation } from './plan-rules.ts';
+import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 import { splitSupplements, supplementValue } from './supplement-value.ts';
 

@@ -98,6 +98,10 @@ describe('catalogue rate plans priced by occupancy (API.md 11.3)', () => {
     // The child of 2 is free anyway (under 3); the family offer frees the youngest under 6 (2),
     // so the child of 5 pays 38.40; the seventh night is free; cleaning 40 once.
     assert.equal(quote.total.amount, (19200 + 3840) * 6 + 4000);
+    assert.equal(quote.plan.freeNights.length, 1);
+    assert.equal(quote.plan.freeChildren, 1);
+    assert.equal(quote.plan.names.pt, 'Família');
+    assert.deepEqual(quote.plan.supplements[0].names.es, 'Limpieza final');
     const sum = quote.lines.reduce((a: number, l: Json) => a + l.amount.amount, 0);
     assert.equal(sum, quote.total.amount);
     assert.ok(

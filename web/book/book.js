@@ -3,7 +3,7 @@
 import { api, idempotencyKey, Problem } from '../shared/api.js';
 import { field, h, newId } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
-import { date, instant, money, t } from '../shared/i18n.js';
+import { date, instant, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { testCardChoice } from '../shared/test-cards.js';
 import { servicePricing, unavailableReason } from '../shared/words.js';
@@ -249,12 +249,41 @@ function cancellationText(policy) {
   });
 }
 
+/** A text of an occupancy-priced plan in the guest's language, else English, else any (API.md 11.3). */
+function inLanguage(texts) {
+  if (!texts) return null;
+  return texts[language()] ?? texts.en ?? Object.values(texts)[0] ?? null;
+}
+
+const planName = (priced) => inLanguage(priced.plan?.names) ?? priced.ratePlan.name;
+
+/** What the plan includes and the offers applied to this stay: meals, free nights, children free. */
+function planNotes(plan) {
+  if (!plan) return [];
+  const meals = ['breakfast', 'lunch', 'dinner']
+    .filter((m) => plan.meals?.[m])
+    .map((m) => t(`book.meal.${m}`));
+  const description = inLanguage(plan.descriptions);
+  return [
+    description ? h('p', { class: 'muted' }, description) : null,
+    meals.length ? h('p', {}, t('book.mealsIncluded', { meals: meals.join(', ') })) : null,
+    plan.freeNights.length
+      ? h('p', { class: 'offer-applied' }, t('book.freeNights', { count: plan.freeNights.length }))
+      : null,
+    plan.freeChildren
+      ? h('p', { class: 'offer-applied' }, t('book.freeChildren', { count: plan.freeChildren }))
+      : null,
+  ].filter(Boolean);
+}
+
 function offerCard(offer) {
   const headingId = newId('offer');
+  const free = new Set(offer.plan?.freeNights ?? []);
   return h(
     'li',
     { class: 'card offer', 'aria-labelledby': headingId },
-    h('h3', { id: headingId }, `${offer.roomType.name} · ${offer.ratePlan.name}`),
+    h('h3', { id: headingId }, `${offer.roomType.name} · ${planName(offer)}`),
+    ...planNotes(offer.plan),
     h(
       'p',
       { class: 'price' },
@@ -269,7 +298,14 @@ function offerCard(offer) {
       h(
         'ul',
         { class: 'nightly' },
-        offer.nightly.map((n) => h('li', {}, h('span', {}, date(n.date)), h('span', {}, money(n.amount)))),
+        offer.nightly.map((n) =>
+          h(
+            'li',
+            {},
+            h('span', {}, date(n.date)),
+            h('span', {}, free.has(n.date) ? `${money(n.amount)} · ${t('book.freeNight')}` : money(n.amount)),
+          ),
+        ),
       ),
     ),
     h('p', {}, cancellationText(offer.cancellationPolicy)),
@@ -306,7 +342,9 @@ async function chooseOffer(button, offer) {
 
 // ---- quote and guest details -----------------------------------------------------------------
 
-function lineLabel(line) {
+function lineLabel(line, plan) {
+  const supplement = line.type === 'service' && plan?.supplements.find((s) => s.code === line.code);
+  if (supplement) return inLanguage(supplement.names) ?? line.name;
   if (line.type === 'room')
     return `${line.name} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;
   return `${line.name} × ${line.quantity}`;
@@ -345,7 +383,8 @@ function renderQuote() {
     h(
       'section',
       { class: 'card stack' },
-      h('p', {}, h('strong', {}, `${q.roomType.name} · ${q.ratePlan.name}`)),
+      h('p', {}, h('strong', {}, `${q.roomType.name} · ${planName(q)}`)),
+      ...planNotes(q.plan),
       h(
         'p',
         {},
@@ -359,7 +398,7 @@ function renderQuote() {
           'tbody',
           {},
           q.lines.map((line) =>
-            h('tr', {}, h('th', { scope: 'row' }, lineLabel(line)), h('td', {}, money(line.amount))),
+            h('tr', {}, h('th', { scope: 'row' }, lineLabel(line, q.plan)), h('td', {}, money(line.amount))),
           ),
         ),
         h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('book.total')), h('td', {}, money(q.total)))),

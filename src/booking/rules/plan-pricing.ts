@@ -101,3 +101,30 @@ export function planSupplementLines(
       ),
     }));
 }
+
+/** What the guest is shown of an occupancy-priced plan's price: its texts, meals and the offers applied. */
+export type PlanDetails = {
+  names?: Record<string, string>;
+  descriptions?: Record<string, string>;
+  meals?: PlanPricing['meals'];
+  freeNights: string[];
+  freeChildren: number;
+  supplements: Array<{ code: string; names?: Record<string, string>; descriptions?: Record<string, string> }>;
+};
+
+export function planDetails(plan: PlanPricing, rooms: readonly PlanPrice[]): PlanDetails {
+  return {
+    ...(plan.names ? { names: plan.names } : {}),
+    ...(plan.descriptions ? { descriptions: plan.descriptions } : {}),
+    ...(plan.meals ? { meals: plan.meals } : {}),
+    freeNights: [...new Set(rooms.flatMap((r) => r.freeNights))].sort(),
+    freeChildren: rooms.reduce((n, r) => n + r.freeChildren, 0),
+    supplements: (plan.supplements ?? [])
+      .filter((s) => s.mandatory)
+      .map((s) => ({
+        code: s.id,
+        ...(s.names ? { names: s.names } : {}),
+        ...(s.descriptions ? { descriptions: s.descriptions } : {}),
+      })),
+  };
+}

@@ -1,5 +1,5 @@
 import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
-import type { Hotel, RatePlan, RoomTypeDef, ServiceDef, TaxDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
 import {
   type HotelNights,
   hotelNights,
@@ -8,8 +8,8 @@ import {
 } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../payments/money.ts';
 import { type RoomParty, splitParty } from './party.ts';
-import { planSupplementLines, priceRoomsUnderPlan } from './plan-pricing.ts';
-import { includedTaxAmount } from './tax-amount.ts';
+import { type PlanDetails, planDetails, planSupplementLines, priceRoomsUnderPlan } from './plan-pricing.ts';
+import { addedTaxQuantity, includedTaxAmount } from './tax-amount.ts';
 
 export type PriceLine = {
   type: 'room' | 'service' | 'tax';
@@ -42,6 +42,8 @@ export type StayPrice = {
   total: Money;
   includedTaxes: IncludedTax[];
   cancellationPolicy: CancellationPolicy;
+  /** An occupancy-priced plan's texts and offers applied (API.md 11.3). */
+  plan?: PlanDetails;
 };
 
 /** One room type under one rate plan for a stay: what `priceStay` prices (a search request may leave both open). */
@@ -244,23 +246,8 @@ export function priceStay(
     total: money(total, currency),
     includedTaxes,
     cancellationPolicy: cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
+    ...(planned?.ok && ratePlan.pricing ? { plan: planDetails(ratePlan.pricing, planned.rooms) } : {}),
   };
-}
-
-type AddedTax = Exclude<TaxDef, { type: 'percent_included' }>;
-
-/** How many times an added tax is charged: a new tax type must say so here or fail to compile. */
-function addedTaxQuantity(tax: AddedTax, adults: number, nights: number): number {
-  switch (tax.type) {
-    case 'per_adult_per_night':
-      return adults * nights;
-    case 'per_stay':
-      return 1;
-    default: {
-      const unknown: never = tax.type;
-      throw new Error(`no quantity rule for tax type ${String(unknown)}`);
-    }
-  }
 }
 
 /**
