@@ -990,6 +990,38 @@ export interface components {
             }[];
             lines: components["schemas"]["PriceLine"][];
             nights: number;
+            /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+            plan?: {
+                /** @description text by language code */
+                descriptions?: {
+                    [key: string]: string;
+                };
+                /** @description children staying free under the family offer, all rooms */
+                freeChildren: number;
+                /** @description nights made free by the plan's free-nights offer */
+                freeNights: string[];
+                meals?: {
+                    breakfast?: boolean;
+                    dinner?: boolean;
+                    lunch?: boolean;
+                };
+                /** @description text by language code */
+                names?: {
+                    [key: string]: string;
+                };
+                /** @description the mandatory supplements in the price (their lines are `service` lines of this code) */
+                supplements: {
+                    code: string;
+                    /** @description text by language code */
+                    descriptions?: {
+                        [key: string]: string;
+                    };
+                    /** @description text by language code */
+                    names?: {
+                        [key: string]: string;
+                    };
+                }[];
+            };
             ratePlan: {
                 id: string;
                 name: string;
@@ -1135,6 +1167,38 @@ export interface components {
                      */
                     date: string;
                 }[];
+                /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+                plan?: {
+                    /** @description text by language code */
+                    descriptions?: {
+                        [key: string]: string;
+                    };
+                    /** @description children staying free under the family offer, all rooms */
+                    freeChildren: number;
+                    /** @description nights made free by the plan's free-nights offer */
+                    freeNights: string[];
+                    meals?: {
+                        breakfast?: boolean;
+                        dinner?: boolean;
+                        lunch?: boolean;
+                    };
+                    /** @description text by language code */
+                    names?: {
+                        [key: string]: string;
+                    };
+                    /** @description the mandatory supplements in the price (their lines are `service` lines of this code) */
+                    supplements: {
+                        code: string;
+                        /** @description text by language code */
+                        descriptions?: {
+                            [key: string]: string;
+                        };
+                        /** @description text by language code */
+                        names?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
                 ratePlan: {
                     id: string;
                     name: string;
