@@ -266,3 +266,39 @@ describe('the calendar shows a stored plan at its standard occupancy (API.md 7.4
     assert.ok(nights[6].prices.flex);
   });
 });
+
+describe('a stored plan reaches every process within a second', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let hotel: HotelDef;
+  before(async () => {
+    hotel = hotelDef();
+    a = await startTestApp({ hotels: [hotel] });
+    b = await startTestApp({ hotels: [hotel] });
+  });
+  after(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('search of another app sees a plan stored after it had read the hotel', async () => {
+    const { checkIn, checkOut } = stay(a, 90, 5);
+    const offered = async () =>
+      (await search(a, { hotelId: hotel.id, checkIn, checkOut, adults: 2 }))
+        .json()
+        .offers.some((o: Json) => o.ratePlan.id === 'Rate1-4-HB');
+    assert.equal(await offered(), false);
+    const res = await handleRatePlanNotif(
+      { db: b.db, catalog: b.runtime.catalog },
+      { xml: sampleMessage(hotel.id, checkIn), clientId: 'pms', auth: { hotelIds: null } },
+    );
+    assert.match(res.xml, /<Success\/>/);
+    const deadline = Date.now() + 1000;
+    let seen = await offered();
+    while (!seen && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await offered();
+    }
+    assert.ok(seen, 'the other process did not see the stored plan within 1 s');
+  });
+});
