@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
-import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
+import { addDays, type Json, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { validateAlpineBits } from '../helpers/xsd-validate.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
@@ -194,6 +194,24 @@ describe('OTA_HotelRatePlanNotif:RatePlans', () => {
     assert.match(removed.xml, /<Success\/>/, removed.xml);
     const found = await search(t, { hotelId: hotel.id, checkIn, checkOut, adults: 2 });
     assert.ok(!found.json().offers.some((o: Json) => o.ratePlan.id === 'Rate1-4-HB'));
+  });
+
+  it('a reservation checks the booking rules of the plan as they stand at booking time', async () => {
+    const { checkIn, checkOut } = stay(t, 120, 5);
+    assert.match((await notify(sampleMessage(hotel.id, checkIn))).xml, /<Success\/>/);
+    const quote = await quoteOk(t, {
+      hotelId: hotel.id,
+      checkIn,
+      checkOut,
+      adults: 2,
+      roomTypeId: 'double',
+      ratePlanId: 'Rate1-4-HB',
+    });
+    const closed = sampleMessage(hotel.id, checkIn).replace('Status="Open"', 'Status="Close"');
+    assert.match((await notify(closed)).xml, /<Success\/>/);
+    const res = await reserve(t, quote.id);
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().errors[0].rule, 'stop_sell');
   });
 
   it('stored plans survive a restart', async () => {
