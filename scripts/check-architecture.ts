@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ['config'],
   ['calendar', 'config.ts'],
   ['infra'],
+  ['rate-plans'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
   ['messages'],

@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * AlpineBits HotelData 2022-10
-         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`.
+         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`), `OTA_HotelRatePlanNotif:RatePlans` (scope `inventory:write`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`.
          */
         post: operations["alpineBits"];
         delete?: never;
@@ -1211,6 +1211,38 @@ export interface components {
             }[];
             lines: components["schemas"]["PriceLine"][];
             nights: number;
+            /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+            plan?: {
+                /** @description text by language code */
+                descriptions?: {
+                    [key: string]: string;
+                };
+                /** @description children staying free under the family offer, all rooms */
+                freeChildren: number;
+                /** @description nights made free by the plan's free-nights offer */
+                freeNights: string[];
+                meals?: {
+                    breakfast?: boolean;
+                    dinner?: boolean;
+                    lunch?: boolean;
+                };
+                /** @description text by language code */
+                names?: {
+                    [key: string]: string;
+                };
+                /** @description the mandatory supplements in the price (their lines are `service` lines of this code) */
+                supplements: {
+                    code: string;
+                    /** @description text by language code */
+                    descriptions?: {
+                        [key: string]: string;
+                    };
+                    /** @description text by language code */
+                    names?: {
+                        [key: string]: string;
+                    };
+                }[];
+            };
             ratePlan: {
                 id: string;
                 name: string;
@@ -1358,6 +1390,38 @@ export interface components {
                      */
                     date: string;
                 }[];
+                /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+                plan?: {
+                    /** @description text by language code */
+                    descriptions?: {
+                        [key: string]: string;
+                    };
+                    /** @description children staying free under the family offer, all rooms */
+                    freeChildren: number;
+                    /** @description nights made free by the plan's free-nights offer */
+                    freeNights: string[];
+                    meals?: {
+                        breakfast?: boolean;
+                        dinner?: boolean;
+                        lunch?: boolean;
+                    };
+                    /** @description text by language code */
+                    names?: {
+                        [key: string]: string;
+                    };
+                    /** @description the mandatory supplements in the price (their lines are `service` lines of this code) */
+                    supplements: {
+                        code: string;
+                        /** @description text by language code */
+                        descriptions?: {
+                            [key: string]: string;
+                        };
+                        /** @description text by language code */
+                        names?: {
+                            [key: string]: string;
+                        };
+                    }[];
+                };
                 ratePlan: {
                     id: string;
                     name: string;

@@ -3,8 +3,9 @@ import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import type { AppContext } from '../context.ts';
 import { loadHotelNights } from '../hotel-calendar/calendar.service.ts';
 import { NightStore } from '../hotel-calendar/night-store.ts';
+import { pricedHotel } from '../hotel-calendar/priced-hotel.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
-import { finishWrite, type WriteOptions } from '../infra/db/database.ts';
+import { type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, type ProblemDetailEntry } from '../infra/http/problems.ts';
 import type { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
 import { quoteRepository } from './quote.repository.ts';
@@ -27,6 +28,15 @@ export function hotelOrFail(ctx: BookingContext, hotelId: string): Hotel {
   const hotel = ctx.catalog.get(hotelId);
   if (!hotel) throw unknownHotel(hotelId);
   return hotel;
+}
+
+/** The hotel with the rate plans stored from RatePlans messages (API.md 11.3); `fresh` reads the database. */
+export async function pricedHotelOrFail(
+  ctx: BookingContext,
+  hotelId: string,
+  fresh: boolean | Executor,
+): Promise<Hotel> {
+  return pricedHotel(ctx.db, hotelOrFail(ctx, hotelId), fresh);
 }
 
 /**
@@ -91,14 +101,15 @@ export function noOfferError(unavailable: Unavailable[]): AppError {
 }
 
 /** Defaults applied, hotel found, and the rules the schema cannot express checked. */
-function prepareStay<T extends SearchRequest>(ctx: BookingContext, body: T) {
+async function prepareStay<T extends SearchRequest>(ctx: BookingContext, body: T, fresh: boolean) {
   const req = withDefaults(body);
-  const hotel = hotelOrFail(ctx, req.hotelId);
+  const catalogHotel = hotelOrFail(ctx, req.hotelId);
+  const hotel = await pricedHotel(ctx.db, catalogHotel, fresh);
   const now = ctx.clock.now();
   const today = hotelToday(hotel.timezone, now);
   // Error paths point into the body as sent: services are checked before repeated ids merge.
   validateStay(hotel, { ...req, services: body.services ?? [] }, today);
-  return { req, hotel, now, today };
+  return { req, hotel, catalogHotel, now, today };
 }
 
 /** The stay as the client asked for it, echoed by search, quote and reservation alike. */
@@ -116,8 +127,16 @@ export function ratePlanSummary(plan: RatePlan) {
  * which follows every committed change (another process's within about a second, API.md 2.1);
  * the database is read when the view cannot answer (a stay beyond its window, a lost listener).
  */
-async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, today: string, now: Date) {
-  const nights = await NightStore.of(ctx.db).nights(hotel, today, stay.checkIn, stay.checkOut);
+async function searchNights(
+  ctx: BookingContext,
+  hotel: Hotel,
+  catalogHotel: Hotel,
+  stay: StayInput,
+  today: string,
+  now: Date,
+) {
+  // The store's window is the catalogue hotel's: the stored rate plans price on top of its nights.
+  const nights = await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut);
   if (!nights) return evaluate(ctx, hotel, stay, today, undefined, now);
   return evaluateStay(
     hotel,
@@ -130,8 +149,8 @@ async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, 
 }
 
 export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
-  const { req, hotel, now, today } = prepareStay(ctx, body);
-  const { offers, unavailable } = await searchNights(ctx, hotel, req, today, now);
+  const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
+  const { offers, unavailable } = await searchNights(ctx, hotel, catalogHotel, req, today, now);
   if (offers.length === 0) throw noOfferError(unavailable);
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
@@ -143,6 +162,7 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
       nightly: o.price.nightly,
       total: o.price.total,
       cancellationPolicy: o.price.cancellationPolicy,
+      ...(o.price.plan ? { plan: o.price.plan } : {}),
     })),
     unavailable: unavailable.map(unavailableEntry) as SearchResponse['unavailable'],
   };
@@ -159,7 +179,7 @@ export async function createQuote(
   body: QuoteRequest,
   options: WriteOptions<QuoteResponse> = {},
 ): Promise<QuoteResponse> {
-  const { req, hotel, now, today } = prepareStay(ctx, body);
+  const { req, hotel, now, today } = await prepareStay(ctx, body, true);
   const { offers, unavailable } = await evaluate(
     ctx,
     hotel,
@@ -183,6 +203,7 @@ export async function createQuote(
     total: offer.price.total,
     includedTaxes: offer.price.includedTaxes,
     cancellationPolicy: offer.price.cancellationPolicy,
+    ...(offer.price.plan ? { plan: offer.price.plan } : {}),
   };
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {

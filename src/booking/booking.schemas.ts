@@ -103,6 +103,34 @@ const RestrictionDetails = {
   dates: Type.Optional(Type.Array(HotelDate)),
 };
 
+const Texts = Type.Record(Type.String(), Type.String(), { description: 'text by language code' });
+/** What an occupancy-priced rate plan (API.md 11.3) tells the guest: names, meals, the offers applied. */
+const PlanDetails = Type.Optional(
+  Type.Object(
+    {
+      names: Type.Optional(Texts),
+      descriptions: Type.Optional(Texts),
+      meals: Type.Optional(
+        Type.Object({
+          breakfast: Type.Optional(Type.Boolean()),
+          lunch: Type.Optional(Type.Boolean()),
+          dinner: Type.Optional(Type.Boolean()),
+        }),
+      ),
+      freeNights: Type.Array(HotelDate, { description: "nights made free by the plan's free-nights offer" }),
+      freeChildren: Type.Integer({ description: 'children staying free under the family offer, all rooms' }),
+      supplements: Type.Array(
+        Type.Object({ code: Type.String(), names: Type.Optional(Texts), descriptions: Type.Optional(Texts) }),
+        {
+          description:
+            'the mandatory supplements in the price (their lines are `service` lines of this code)',
+        },
+      ),
+    },
+    { description: 'present for a rate plan priced by occupancy (API.md 11.3)' },
+  ),
+);
+
 export const SearchResponse = Type.Object(
   {
     hotel: Type.Object({
@@ -122,6 +150,7 @@ export const SearchResponse = Type.Object(
         }),
         total: MoneyRef,
         cancellationPolicy: PolicyRef,
+        plan: PlanDetails,
       }),
     ),
     unavailable: Type.Array(
@@ -151,6 +180,7 @@ export const QuoteResponse = Type.Object(
     total: MoneyRef,
     includedTaxes: Type.Array(IncludedTax),
     cancellationPolicy: PolicyRef,
+    plan: PlanDetails,
   },
   { $id: 'Quote', description: 'The quote: a price locked until expiresAt (rooms are not held)' },
 );

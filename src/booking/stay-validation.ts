@@ -1,5 +1,6 @@
 import { nightsBetween } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import { sellsRoomType } from '../hotel-calendar/hotel-nights.ts';
 import {
   type AppError,
   invalid,
@@ -58,7 +59,7 @@ export function validateStay(
       errors.push({ path: '/ratePlanId', message: `unknown rate plan "${stay.ratePlanId}"` });
     } else if (
       stay.roomTypeId !== undefined &&
-      !plan.prices[stay.roomTypeId] &&
+      !sellsRoomType(plan, stay.roomTypeId) &&
       hotel.roomTypes.some((r) => r.id === stay.roomTypeId)
     ) {
       errors.push({

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { CatalogName, type Named } from './localized-name.ts';
 
 /**
@@ -34,6 +35,10 @@ export const RoomTypeDef = Type.Object({
   maxAdults: Type.Integer({ minimum: 1, maximum: 100 }),
   maxChildren: Type.Integer({ minimum: 0, maximum: 100 }),
   maxOccupancy: Type.Integer({ minimum: 1, maximum: 200 }),
+  /** Fewest guests a room is sold to under an occupancy-priced plan (API.md 11.3). Default 1. */
+  minOccupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  /** Guests the base price of an occupancy-priced plan is for (API.md 11.3). Default `maxAdults`. */
+  standardOccupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   /** The rooms' own numbers, when the hotel lists them: arrivals may only be given these (API.md 7.5). */
   roomNumbers: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: '\\S' }), { maxItems: 100_000 }),
@@ -68,8 +73,11 @@ export const RatePlanDef = Type.Object({
   freeCancellationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
   /** Nights charged as a penalty after the free-cancellation deadline. Default 1. */
   penaltyNights: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
-  prices: Type.Record(Type.String(), RoomPrice),
+  /** Required unless `pricing` prices the plan. */
+  prices: Type.Optional(Type.Record(Type.String(), RoomPrice)),
   seasons: Type.Optional(Type.Array(SeasonDef)),
+  /** Priced as hotels price (API.md 11.3): by occupancy, children's ages, length of stay, supplements and offers; replaces `prices`. */
+  pricing: Type.Optional(PlanPricing),
 });
 export type RatePlanDef = Loaded<Static<typeof RatePlanDef>>;
 
@@ -172,7 +180,8 @@ export interface Hotel {
   checkinInviteDays?: number;
   roomTypes: RoomTypeDef[];
   ratePlans: Array<
-    Omit<RatePlanDef, 'freeCancellationDays' | 'penaltyNights' | 'seasons'> & {
+    Omit<RatePlanDef, 'freeCancellationDays' | 'penaltyNights' | 'seasons' | 'prices'> & {
+      prices: Record<string, RoomPrice>;
       freeCancellationDays: number;
       penaltyNights: number;
       seasons: SeasonDef[];

@@ -95,7 +95,10 @@ export function planCalendarPatch(hotel: Hotel, body: CalendarPatch): PlannedUpd
       (p) => !update.ratePlanIds || update.ratePlanIds.includes(p.id),
     );
     const plans = types.flatMap((roomTypeId) =>
-      plansNamed.filter((p) => sellsRoomType(p, roomTypeId)).map((p) => ({ roomTypeId, ratePlanId: p.id })),
+      // An occupancy-priced plan's prices change through its pricing (catalogue or RatePlans message).
+      plansNamed
+        .filter((p) => !p.pricing && sellsRoomType(p, roomTypeId))
+        .map((p) => ({ roomTypeId, ratePlanId: p.id })),
     );
     if (Object.keys(price).length > 0) {
       update.ratePlanIds?.forEach((id, j) => {

@@ -2,14 +2,16 @@ import type { Hotel } from '../catalog/catalog.schema.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { type Database, type Executor, finishWrite, type WriteOptions } from '../infra/db/database.ts';
 import { AppError, validationProblem } from '../infra/http/problems.ts';
+import { ratePlanRepository } from '../rate-plans/rate-plan.repository.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
 import { channelNights } from './external-holds.ts';
-import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
+import { type HotelNights, hotelNights, sellsRoomType, standardOccupancyPrice } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
 import { announceCalendarChange } from './night-store.ts';
+import { withStoredPlans } from './priced-hotel.ts';
 
 /**
  * The merged view (catalogue + calendar) of the nights `from`..`to` inclusive, read fresh from the
@@ -83,7 +85,15 @@ export function calendarView(
               minStay: r.minStay?.nights ?? null,
               maxStay: r.maxStay?.nights ?? null,
             },
-            prices: Object.fromEntries(plans.map((p) => [p.id, nights.priceOn(roomType.id, p.id, date)])),
+            prices: Object.fromEntries(
+              plans.flatMap((p) => {
+                // An occupancy-priced plan shows its standard-occupancy price; none on a night it has no rate for.
+                const price = p.pricing
+                  ? standardOccupancyPrice(p.pricing, roomType, date)
+                  : nights.priceOn(roomType.id, p.id, date);
+                return price ? [[p.id, price]] : [];
+              }),
+            ),
           };
         }),
       };
@@ -95,8 +105,9 @@ export function calendarView(
 export async function readCalendar(db: Executor, hotel: Hotel, from: string, to: string) {
   const errors = rangeErrors(from, to, '/query/to');
   if (errors.length > 0) throw validationProblem(errors);
+  const priced = withStoredPlans(hotel, await ratePlanRepository.forHotel(db, hotel.id));
   const [nights, channel] = await Promise.all([
-    loadHotelNights(db, hotel, from, to),
+    loadHotelNights(db, priced, from, to),
     channelNights(db, hotel.id, from, to),
   ]);
   return calendarView(nights, from, to, channel);

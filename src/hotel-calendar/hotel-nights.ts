@@ -1,5 +1,8 @@
 import { eachNight } from '../calendar/dates.ts';
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+import { coversDate } from '../rate-plans/plan-rules.ts';
+import { planSellsRoomType } from '../rate-plans/price-plan-stay.ts';
+import type { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { NightMemo } from './night-memo.ts';
 
 /**
@@ -86,8 +89,32 @@ export interface HotelNights {
 const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
 const restrictionsKey = (r: NightRestrictions) => JSON.stringify(r);
 
-/** A room type is sold under a rate plan only when the plan gives it a price. */
+/**
+ * The price fields an occupancy-priced plan shows in the calendar (API.md 7.4, 11.3): the rate for
+ * the standard occupancy that night (per person times the guests, or per room), that occupancy
+ * included, its additional-adult amount; children are priced by age, so `child` is 0. `null` on a
+ * night no rate covers.
+ */
+export function standardOccupancyPrice(
+  plan: PlanPricing,
+  roomType: RoomTypeDef,
+  night: string,
+): NightPrice | null {
+  const standard = roomType.standardOccupancy ?? roomType.maxAdults;
+  const rate = plan.rates.find((r) => r.roomTypeId === roomType.id && coversDate(r.from, r.to, night));
+  const entry = rate?.byGuests.find((b) => b.guests === standard);
+  if (!rate || !entry) return null;
+  return {
+    base: plan.per === 'person' ? entry.amount * standard : entry.amount,
+    includedAdults: standard,
+    extraAdult: rate.extraAdult ?? 0,
+    child: 0,
+  };
+}
+
+/** A room type is sold under a rate plan only when the plan gives it a price (a rate, for an occupancy-priced plan). */
 export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
+  if (ratePlan.pricing) return planSellsRoomType(ratePlan.pricing, roomTypeId);
   return Object.hasOwn(ratePlan.prices, roomTypeId);
 }
 

@@ -140,7 +140,10 @@ describe('modify a reservation', () => {
     const { reservation, token } = await book(t, doubleStay(h.id, 20, 2));
     assert.deepEqual(reservation.total, eur(2 * 12000 + 800));
     const dearer = structuredClone(h);
-    (dearer.ratePlans[0] as RatePlanDef).prices.double = { base: 14000, includedAdults: 2 };
+    (dearer.ratePlans[0] as RatePlanDef).prices = {
+      ...(dearer.ratePlans[0] as RatePlanDef).prices,
+      double: { base: 14000, includedAdults: 2 },
+    };
     await reloadHotel(t, dearer);
     try {
       const guestOnly = await modify(t, reservation.id, token, { specialRequests: 'quiet room' });

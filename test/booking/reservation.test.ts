@@ -273,7 +273,8 @@ describe('create a reservation', () => {
     const body = doubleStay(h.id, 20, 2);
     const quote = await quoteOk(t, body);
     const dearer = structuredClone(h);
-    (dearer.ratePlans[0] as (typeof h.ratePlans)[number]).prices.double = { base: 20000 };
+    const dearerPlan = dearer.ratePlans[0] as (typeof h.ratePlans)[number];
+    dearerPlan.prices = { ...dearerPlan.prices, double: { base: 20000 } };
     await reloadHotel(t, dearer);
     try {
       const res = await reserve(t, quote.id);
@@ -292,7 +293,7 @@ describe('create a reservation', () => {
     const suite = await quoteOk(t, { ...body, roomTypeId: 'suite' });
     const reduced = structuredClone(h);
     reduced.ratePlans = reduced.ratePlans.filter((p) => p.id !== 'nonref');
-    delete (reduced.ratePlans[0] as (typeof h.ratePlans)[number]).prices.suite;
+    delete (reduced.ratePlans[0] as (typeof h.ratePlans)[number]).prices?.suite;
     reduced.roomTypes = reduced.roomTypes.filter((r) => r.id !== 'suite');
     await reloadHotel(t, reduced);
     try {

@@ -500,7 +500,7 @@ describe('operator calendar', () => {
       roomTypes: def.roomTypes.filter((r) => r.id !== 'suite'),
       ratePlans: def.ratePlans.map((p) => ({
         ...p,
-        prices: Object.fromEntries(Object.entries(p.prices).filter(([id]) => id !== 'suite')),
+        prices: Object.fromEntries(Object.entries(p.prices ?? {}).filter(([id]) => id !== 'suite')),
       })),
     };
     await reloadHotel(app.t, withoutSuite);

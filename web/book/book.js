@@ -244,7 +244,7 @@ const taxName = (code, fallback) => nameIn(state.hotel.taxes, 'code', code, fall
 
 /** "Double Room · Flexible" of an offer, quote or reservation. */
 const stayName = (x) =>
-  `${roomTypeName(x.roomType.id, x.roomType.name)} · ${ratePlanName(x.ratePlan.id, x.ratePlan.name)}`;
+  `${roomTypeName(x.roomType.id, x.roomType.name)} · ${inLanguage(x.plan?.names) ?? ratePlanName(x.ratePlan.id, x.ratePlan.name)}`;
 
 function unavailableList(entries) {
   if (!entries.length) return null;
@@ -264,12 +264,39 @@ function cancellationText(policy) {
   });
 }
 
+/** A text of an occupancy-priced plan in the guest's language, else English, else any (API.md 11.3). */
+function inLanguage(texts) {
+  if (!texts) return null;
+  return texts[language()] ?? texts.en ?? Object.values(texts)[0] ?? null;
+}
+
+/** What the plan includes and the offers applied to this stay: meals, free nights, children free. */
+function planNotes(plan) {
+  if (!plan) return [];
+  const meals = ['breakfast', 'lunch', 'dinner']
+    .filter((m) => plan.meals?.[m])
+    .map((m) => t(`book.meal.${m}`));
+  const description = inLanguage(plan.descriptions);
+  return [
+    description ? h('p', { class: 'muted' }, description) : null,
+    meals.length ? h('p', {}, t('book.mealsIncluded', { meals: meals.join(', ') })) : null,
+    plan.freeNights.length
+      ? h('p', { class: 'offer-applied' }, t('book.freeNights', { count: plan.freeNights.length }))
+      : null,
+    plan.freeChildren
+      ? h('p', { class: 'offer-applied' }, t('book.freeChildren', { count: plan.freeChildren }))
+      : null,
+  ].filter(Boolean);
+}
+
 function offerCard(offer) {
   const headingId = newId('offer');
+  const free = new Set(offer.plan?.freeNights ?? []);
   return h(
     'li',
     { class: 'card offer', 'aria-labelledby': headingId },
     h('h3', { id: headingId }, stayName(offer)),
+    ...planNotes(offer.plan),
     h(
       'p',
       { class: 'price' },
@@ -284,7 +311,14 @@ function offerCard(offer) {
       h(
         'ul',
         { class: 'nightly' },
-        offer.nightly.map((n) => h('li', {}, h('span', {}, date(n.date)), h('span', {}, money(n.amount)))),
+        offer.nightly.map((n) =>
+          h(
+            'li',
+            {},
+            h('span', {}, date(n.date)),
+            h('span', {}, free.has(n.date) ? `${money(n.amount)} · ${t('book.freeNight')}` : money(n.amount)),
+          ),
+        ),
       ),
     ),
     h('p', {}, cancellationText(offer.cancellationPolicy)),
@@ -327,7 +361,9 @@ function lineName(line) {
   return taxName(line.code, line.name);
 }
 
-function lineLabel(line) {
+function lineLabel(line, plan) {
+  const supplement = line.type === 'service' && plan?.supplements.find((s) => s.code === line.code);
+  if (supplement) return inLanguage(supplement.names) ?? lineName(line);
   if (line.type === 'room')
     return `${lineName(line)} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;
   return `${lineName(line)} × ${line.quantity}`;
@@ -368,6 +404,7 @@ function renderQuote() {
       'section',
       { class: 'card stack' },
       h('p', {}, h('strong', {}, stayName(q))),
+      ...planNotes(q.plan),
       h(
         'p',
         {},
@@ -381,7 +418,7 @@ function renderQuote() {
           'tbody',
           {},
           q.lines.map((line) =>
-            h('tr', {}, h('th', { scope: 'row' }, lineLabel(line)), h('td', {}, money(line.amount))),
+            h('tr', {}, h('th', { scope: 'row' }, lineLabel(line, q.plan)), h('td', {}, money(line.amount))),
           ),
         ),
         h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('book.total')), h('td', {}, money(q.total)))),

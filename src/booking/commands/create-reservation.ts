@@ -1,4 +1,5 @@
 import { hotelToday } from '../../calendar/dates.ts';
+import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
@@ -9,11 +10,12 @@ import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { hotelOrFail } from '../availability.service.ts';
+import { pricedHotelOrFail } from '../availability.service.ts';
 import type { QuoteResponse } from '../booking.schemas.ts';
 import { inventoryRepository } from '../inventory.repository.ts';
 import { quoteRepository } from '../quote.repository.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
+import { priceRoomsUnderPlan } from '../rules/plan-pricing.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import { policyAsOf, sellsRoomType } from '../rules/pricing.ts';
 import { findRestriction } from '../rules/restrictions.ts';
@@ -62,7 +64,7 @@ export async function createReservation(
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
-  const hotel = hotelOrFail(ctx, quote.hotelId);
+  const hotel = await pricedHotelOrFail(ctx, quote.hotelId, true);
   if (booker.kind === 'operator' && booker.hotelIds !== null && !booker.hotelIds.includes(hotel.id)) {
     throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   }
@@ -107,9 +109,15 @@ export async function createReservation(
       },
       await loadHotelNightsForWrite(tx, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
     );
-    if (violation) {
-      throw new AppError('restriction_window', violation.message, {
-        errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
+    // An occupancy-priced plan's own booking and offer rules, as they stand now (the price stays the quote's).
+    const planned = plan.pricing
+      ? priceRoomsUnderPlan(hotel, roomTypeOf(hotel, quote), plan.pricing, { ...quote, today })
+      : null;
+    const planViolation = planned && !planned.ok ? planned.restriction : undefined;
+    if (violation ?? planViolation) {
+      const broken = (violation ?? planViolation) as NonNullable<typeof planViolation>;
+      throw new AppError('restriction_window', broken.message, {
+        errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...broken }],
       });
     }
     const shortages = await inventoryRepository.apply(tx, hotel.id, [
@@ -168,4 +176,8 @@ export async function createReservation(
   });
   domainMetrics.reservationCreated(created.row.hotelId);
   return created;
+}
+
+function roomTypeOf(hotel: Hotel, quote: QuoteResponse): RoomTypeDef {
+  return hotel.roomTypes.find((r) => r.id === quote.roomType.id) as RoomTypeDef;
 }

@@ -6,7 +6,7 @@ import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { hotelOrFail, noOfferError } from '../availability.service.ts';
+import { noOfferError, pricedHotelOrFail } from '../availability.service.ts';
 import { inventoryRepository } from '../inventory.repository.ts';
 import type { OperatorModifyRequest } from '../reservation-requests.schemas.ts';
 import { evaluateStay } from '../rules/availability.ts';
@@ -106,7 +106,7 @@ export async function modifyReservation(
           `The ${row.stay.ratePlan.name} rate does not allow changes to the stay.`,
         );
       }
-      const hotel = hotelOrFail(ctx, row.hotelId);
+      const hotel = await pricedHotelOrFail(ctx, row.hotelId, tx);
       const today = hotelToday(hotel.timezone, now);
       // A guest already in house may still extend: only a moved arrival must be in the future.
       // Services as sent, so that error paths point into the body.

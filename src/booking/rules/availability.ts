@@ -1,6 +1,8 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
+import { priceRoomsUnderPlan } from './plan-pricing.ts';
 import { type PriceOptions, priceStay, type StayPrice, sellsRoomType } from './pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
 
@@ -69,6 +71,8 @@ export function evaluateStay(
     }
 
     const violations: Array<RestrictionViolation | null> = [];
+    // An occupancy-priced plan may refuse the party or find no rate: that plan makes no offer.
+    const missed: Array<PlanRefusal | null> = [];
     for (const ratePlan of ratePlans) {
       const query = {
         roomTypeId: roomType.id,
@@ -77,14 +81,23 @@ export function evaluateStay(
         checkOut: req.checkOut,
         today: req.today,
       };
-      violations.push(findRestriction(hotel, query, nights));
+      const violation = findRestriction(hotel, query, nights);
+      const planned =
+        ratePlan.pricing && !violation ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, req) : null;
+      const refused = planned && !planned.ok ? planned : null;
+      violations.push(violation ?? (refused?.restriction ? { ...refused.restriction } : null));
+      missed.push(refused && !refused.restriction ? refused : null);
+    }
+    if (missed.length > 0 && missed.every((m) => m?.reason === 'occupancy')) {
+      unavailable.push({ roomType, reason: 'occupancy', message: missed[0]?.message ?? '' });
+      continue;
     }
     const available = roomsLeft(roomType.id);
     const before = offers.length;
     if (available >= req.rooms) {
       for (let i = 0; i < ratePlans.length; i++) {
         const ratePlan = ratePlans[i] as RatePlan;
-        if (violations[i]) continue;
+        if (violations[i] || missed[i]) continue;
         const stay = {
           roomTypeId: roomType.id,
           ratePlanId: ratePlan.id,
@@ -94,6 +107,7 @@ export function evaluateStay(
           children: req.children,
           rooms: req.rooms,
           services: req.services,
+          today: req.today,
         };
         offers.push({
           roomType,
@@ -109,7 +123,12 @@ export function evaluateStay(
     if (restriction) {
       unavailable.push({ roomType, reason: 'restricted', restriction, message: restriction.message });
     } else {
-      unavailable.push({ roomType, reason: 'sold_out', message: soldOutMessage(roomType, available) });
+      const noRate = available >= req.rooms ? missed.find((m) => m !== null) : undefined;
+      unavailable.push({
+        roomType,
+        reason: 'sold_out',
+        message: noRate?.message ?? soldOutMessage(roomType, available),
+      });
     }
   }
   return { offers, unavailable };

@@ -1,5 +1,5 @@
 import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
-import type { Hotel, RatePlan, RoomTypeDef, ServiceDef, TaxDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
 import {
   type HotelNights,
   hotelNights,
@@ -8,7 +8,8 @@ import {
 } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../payments/money.ts';
 import { type RoomParty, splitParty } from './party.ts';
-import { includedTaxAmount } from './tax-amount.ts';
+import { type PlanDetails, planDetails, planSupplementLines, priceRoomsUnderPlan } from './plan-pricing.ts';
+import { addedTaxQuantity, includedTaxAmount } from './tax-amount.ts';
 
 export type PriceLine = {
   type: 'room' | 'service' | 'tax';
@@ -41,6 +42,8 @@ export type StayPrice = {
   total: Money;
   includedTaxes: IncludedTax[];
   cancellationPolicy: CancellationPolicy;
+  /** An occupancy-priced plan's texts and offers applied (API.md 11.3). */
+  plan?: PlanDetails;
 };
 
 /** One room type under one rate plan for a stay: what `priceStay` prices (a search request may leave both open). */
@@ -55,6 +58,8 @@ export type StayToPrice = {
   rooms: number;
   /** Service ids; a repeated id is counted once. */
   services: string[];
+  /** The hotel's date of the booking (an occupancy-priced plan's advance booking); default the check-in. */
+  today?: string;
 };
 
 /** A room type is sold under a rate plan only when the plan gives it a price. */
@@ -163,19 +168,32 @@ export function priceStay(
 
   const dates = eachNight(input.checkIn, input.checkOut);
   const split = splitParty(input.adults, input.children.length, input.rooms);
+  const planned = ratePlan.pricing
+    ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, {
+        ...input,
+        today: input.today ?? input.checkIn,
+      })
+    : null;
+  if (planned && !planned.ok)
+    throw new Error(`Rate plan ${ratePlan.id} refuses the stay: ${planned.message}`);
+  // The price of room `r` on night `n`: the plan's own night by night, else the catalogue's price rule.
+  const unitOf = (r: number, n: number, price: NightPrice | null) =>
+    planned?.ok
+      ? (planned.rooms[r]?.nights[n]?.amount ?? 0)
+      : roomNightAmount(price as NightPrice, split[r] as RoomParty);
 
   const roomLines: PriceLine[] = [];
   const nightly: StayPrice['nightly'] = [];
   let roomsTotal = 0;
-  for (const date of dates) {
-    const price = nights.priceOn(roomType.id, ratePlan.id, date);
+  for (const [n, date] of dates.entries()) {
+    const price = planned ? null : nights.priceOn(roomType.id, ratePlan.id, date);
     let amount = 0;
     if (summary) {
-      for (const room of split) amount += roomNightAmount(price, room);
+      for (let r = 0; r < split.length; r++) amount += unitOf(r, n, price);
     } else {
       const roomsAtPrice = new Map<number, number>();
-      for (const room of split) {
-        const unit = roomNightAmount(price, room);
+      for (let r = 0; r < split.length; r++) {
+        const unit = unitOf(r, n, price);
         roomsAtPrice.set(unit, (roomsAtPrice.get(unit) ?? 0) + 1);
       }
       const byPriceDescending = [...roomsAtPrice].sort(([a], [b]) => b - a);
@@ -190,6 +208,12 @@ export function priceStay(
 
   const serviceLines: PriceLine[] = [];
   let servicesTotal = 0;
+  if (planned?.ok && ratePlan.pricing) {
+    for (const s of planSupplementLines(ratePlan.pricing, planned.rooms)) {
+      servicesTotal += s.amount;
+      if (!summary) serviceLines.push(line(currency, 'service', s.id, s.name, 1, s.amount));
+    }
+  }
   for (let i = 0; i < input.services.length; i++) {
     const serviceId = input.services[i] as string;
     if (input.services.indexOf(serviceId) !== i) continue; // a repeated id counts once
@@ -229,23 +253,8 @@ export function priceStay(
       cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
       options.now,
     ),
+    ...(planned?.ok && ratePlan.pricing ? { plan: planDetails(ratePlan.pricing, planned.rooms) } : {}),
   };
-}
-
-type AddedTax = Exclude<TaxDef, { type: 'percent_included' }>;
-
-/** How many times an added tax is charged: a new tax type must say so here or fail to compile. */
-function addedTaxQuantity(tax: AddedTax, adults: number, nights: number): number {
-  switch (tax.type) {
-    case 'per_adult_per_night':
-      return adults * nights;
-    case 'per_stay':
-      return 1;
-    default: {
-      const unknown: never = tax.type;
-      throw new Error(`no quantity rule for tax type ${String(unknown)}`);
-    }
-  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { TaxDef } from '../../catalog/catalog.schema.ts';
+
 /**
  * The tax included in `taxable` at `rate` percent: round(taxable × rate / (100 + rate)), half up.
  * Worked in exact integers (the rate scaled to a whole number) so binary floating point can never
@@ -27,4 +29,20 @@ function decimalOf(value: number): [bigint, bigint] {
   const text = Number.isInteger(value) ? String(value) : value.toFixed(12).replace(/0+$/, '');
   const [whole = '0', fraction = ''] = text.split('.');
   return [BigInt(whole + fraction), 10n ** BigInt(fraction.length)];
+}
+
+type AddedTax = Exclude<TaxDef, { type: 'percent_included' }>;
+
+/** How many times an added tax is charged: a new tax type must say so here or fail to compile. */
+export function addedTaxQuantity(tax: AddedTax, adults: number, nights: number): number {
+  switch (tax.type) {
+    case 'per_adult_per_night':
+      return adults * nights;
+    case 'per_stay':
+      return 1;
+    default: {
+      const unknown: never = tax.type;
+      throw new Error(`no quantity rule for tax type ${String(unknown)}`);
+    }
+  }
 }

@@ -20,6 +20,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
       maxAdults: rt.maxAdults,
       maxChildren: rt.maxChildren,
       maxOccupancy: rt.maxOccupancy,
+      ...pickDefined(rt, ['minOccupancy', 'standardOccupancy']),
       ...(rt.roomNumbers ? { roomNumbers: [...rt.roomNumbers] } : {}),
     })),
     ratePlans: hotel.ratePlans.map((rp) => ({
@@ -29,7 +30,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
       prepayment: rp.prepayment,
       freeCancellationDays: rp.freeCancellationDays ?? 0,
       penaltyNights: rp.penaltyNights ?? 1,
-      prices: mapValues(rp.prices, (price) => ({ ...knownPriceFields(price), base: price.base })),
+      prices: mapValues(rp.prices ?? {}, (price) => ({ ...knownPriceFields(price), base: price.base })),
       seasons: (rp.seasons ?? []).map(
         (season): SeasonDef => ({
           from: season.from,
@@ -37,6 +38,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
           prices: mapValues(season.prices, knownPriceFields),
         }),
       ),
+      ...(rp.pricing ? { pricing: structuredClone(rp.pricing) } : {}),
     })),
     services: (hotel.services ?? []).map((s) => ({
       id: s.id,

@@ -60,6 +60,18 @@ function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[
       'tax code',
     ),
   );
+  hotel.roomTypes.forEach((rt, t) => {
+    const min = rt.minOccupancy ?? 1;
+    const standard = rt.standardOccupancy ?? rt.maxAdults;
+    if (min > standard)
+      problems.push(
+        `${at}/roomTypes/${t}/minOccupancy: must not be above the standard occupancy (${standard})`,
+      );
+    if (standard > rt.maxOccupancy)
+      problems.push(
+        `${at}/roomTypes/${t}/standardOccupancy: must not be above maxOccupancy (${rt.maxOccupancy})`,
+      );
+  });
   hotel.ratePlans.forEach((ratePlan, p) => {
     problems.push(...ratePlanProblems(ratePlan, roomTypeIds, `${at}/ratePlans/${p}`, warnings));
   });

@@ -1,3 +1,4 @@
+import { handleRatePlanNotif, RATE_PLAN_NOTIF_ACTION } from '../../rate-plans/alpinebits-rate-plan-notif.ts';
 import type { ActionDefinition } from './action.ts';
 import { freeRoomsAction } from './free-rooms.ts';
 import { acknowledgeAction, readGuestRequestsAction } from './guest-requests.ts';
@@ -17,6 +18,8 @@ export const ACTIONS: ActionDefinition[] = [
   freeRoomsAction,
   readGuestRequestsAction,
   acknowledgeAction,
+  // docs/api.md §9.3: rate plans as hotels price them (rate-plans/ owns the message and its storage).
+  { ...RATE_PLAN_NOTIF_ACTION, handle: handleRatePlanNotif },
 ];
 
 export const actionNamed = (action: string): ActionDefinition | undefined =>

@@ -1,0 +1,130 @@
+import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import { type PlanPrice, type PlanRefusal, pricePlanStay } from '../../rate-plans/price-plan-stay.ts';
+import type { Occupancy, PlanPricing } from '../../rate-plans/rate-plan.model.ts';
+import { splitParty } from './party.ts';
+
+/** The room type's occupancy as an occupancy-priced plan reads it (API.md 11.3 defaults). */
+export function occupancyOf(roomType: RoomTypeDef): Occupancy {
+  return {
+    minOccupancy: roomType.minOccupancy ?? 1,
+    standardOccupancy: roomType.standardOccupancy ?? roomType.maxAdults,
+    maxOccupancy: roomType.maxOccupancy,
+    maxChildren: roomType.maxChildren,
+  };
+}
+
+/** Minor-unit digits of an ISO 4217 currency (2 unless the runtime knows better). */
+const digits = new Map<string, number>();
+export function minorDigits(currency: string): number {
+  let known = digits.get(currency);
+  if (known === undefined) {
+    try {
+      known =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+          .maximumFractionDigits ?? 2;
+    } catch {
+      known = 2;
+    }
+    digits.set(currency, known);
+  }
+  return known;
+}
+
+export type PlannedRooms = { ok: true; rooms: PlanPrice[] } | PlanRefusal;
+
+export type PlanStayInput = {
+  checkIn: string;
+  checkOut: string;
+  adults: number;
+  children: readonly number[];
+  rooms: number;
+  /** The hotel's date of the booking; advance-booking offsets count from it. */
+  today: string;
+};
+
+/**
+ * Each room of the stay priced under an occupancy-priced plan: the party split as API.md 6 says
+ * (children's ages given to the rooms in the order listed), each room priced on its own as
+ * HotelData 4.5 prices one room. The first room refused refuses the stay.
+ */
+export function priceRoomsUnderPlan(
+  hotel: Hotel,
+  roomType: RoomTypeDef,
+  plan: PlanPricing,
+  input: PlanStayInput,
+): PlannedRooms {
+  const split = splitParty(input.adults, input.children.length, input.rooms);
+  const occupancy = occupancyOf(roomType);
+  const rooms: PlanPrice[] = [];
+  let child = 0;
+  for (const room of split) {
+    const ages = input.children.slice(child, child + room.children);
+    child += room.children;
+    const price = pricePlanStay(
+      plan,
+      occupancy,
+      {
+        roomTypeId: roomType.id,
+        checkIn: input.checkIn,
+        checkOut: input.checkOut,
+        adults: room.adults,
+        children: ages,
+        bookingDate: input.today,
+      },
+      minorDigits(hotel.currency),
+    );
+    if (!price.ok) return price;
+    rooms.push(price);
+  }
+  return { ok: true, rooms };
+}
+
+/** A text in English when the plan has it, else its first language; `fallback` without any. */
+export function textOf(texts: Record<string, string> | undefined, fallback: string, language = 'en'): string {
+  if (!texts) return fallback;
+  return texts[language] ?? texts.en ?? Object.values(texts)[0] ?? fallback;
+}
+
+/** The mandatory supplements of all the rooms, one line each (rooms summed), in the plan's order. */
+export function planSupplementLines(
+  plan: PlanPricing,
+  rooms: readonly PlanPrice[],
+): Array<{ id: string; name: string; amount: number }> {
+  return (plan.supplements ?? [])
+    .filter((s) => s.mandatory)
+    .map((s) => ({
+      id: s.id,
+      name: textOf(s.names, s.id),
+      amount: rooms.reduce(
+        (sum, room) => sum + (room.supplements.find((x) => x.id === s.id)?.amount ?? 0),
+        0,
+      ),
+    }));
+}
+
+/** What the guest is shown of an occupancy-priced plan's price: its texts, meals and the offers applied. */
+export type PlanDetails = {
+  names?: Record<string, string>;
+  descriptions?: Record<string, string>;
+  meals?: PlanPricing['meals'];
+  freeNights: string[];
+  freeChildren: number;
+  supplements: Array<{ code: string; names?: Record<string, string>; descriptions?: Record<string, string> }>;
+};
+
+export function planDetails(plan: PlanPricing, rooms: readonly PlanPrice[]): PlanDetails {
+  return {
+    ...(plan.names ? { names: plan.names } : {}),
+    ...(plan.descriptions ? { descriptions: plan.descriptions } : {}),
+    ...(plan.meals ? { meals: plan.meals } : {}),
+    freeNights: [...new Set(rooms.flatMap((r) => r.freeNights))].sort(),
+    freeChildren: rooms.reduce((n, r) => n + r.freeChildren, 0),
+    supplements: (plan.supplements ?? [])
+      .filter((s) => s.mandatory)
+      .map((s) => ({
+        code: s.id,
+        ...(s.names ? { names: s.names } : {}),
+        ...(s.descriptions ? { descriptions: s.descriptions } : {}),
+      })),
+  };
+}

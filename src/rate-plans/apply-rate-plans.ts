@@ -1,0 +1,119 @@
+import type { Transaction } from '../infra/db/database.ts';
+import { announceRatePlanChange } from './plan-store.ts';
+import { pricingProblems } from './pricing-problems.ts';
+import type { PlanPricing } from './rate-plan.model.ts';
+import { ratePlanRepository } from './rate-plan.repository.ts';
+import type { RatePlanChange } from './rate-plan-notif.parse.ts';
+
+/** A change that cannot be applied: the whole message changes nothing. */
+export class RatePlanChangeError extends Error {
+  override name = 'RatePlanChangeError';
+  constructor(
+    message: string,
+    readonly kind: 'invalid' | 'unknown_plan' | 'unknown_room_type',
+  ) {
+    super(message);
+  }
+}
+
+type Period = { from?: string | undefined; to?: string | undefined };
+
+const before = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const after = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** What is left of `old` outside [from, to]: zero, one or two periods. */
+function cut<T extends Period>(old: T, from: string, to: string): T[] {
+  const start = old.from ?? '0000-01-01';
+  const end = old.to ?? '9999-12-31';
+  if (end < from || start > to) return [old];
+  const left = start < from ? [{ ...old, to: before(from) }] : [];
+  const right = end > to ? [{ ...old, from: after(to) }] : [];
+  return [...left, ...right];
+}
+
+/**
+ * Overlay (HotelData 2022-10 4.5): the message's dated rates, booking rules and supplement prices
+ * replace the plan's for the dates they cover (by room type, or generic), the rest stays.
+ */
+export function overlay(
+  plan: PlanPricing,
+  changes: Pick<PlanPricing, 'rates' | 'bookingRules' | 'supplements'>,
+): PlanPricing {
+  let rates = plan.rates;
+  for (const r of changes.rates) {
+    rates = rates.flatMap((old) =>
+      old.roomTypeId === r.roomTypeId ? cut(old, r.from ?? '', r.to ?? '9999-12-31') : [old],
+    );
+  }
+  let rules = plan.bookingRules ?? [];
+  for (const r of changes.bookingRules ?? []) {
+    rules = rules.flatMap((old) => (old.roomTypeId === r.roomTypeId ? cut(old, r.from, r.to) : [old]));
+  }
+  const supplements = (plan.supplements ?? []).map((s) => {
+    const incoming = (changes.supplements ?? []).find((x) => x.id === s.id);
+    if (!incoming) return s;
+    let prices = s.prices;
+    for (const p of incoming.prices)
+      prices = prices.flatMap((old) => (old.roomTypeId === p.roomTypeId ? cut(old, p.from, p.to) : [old]));
+    return { ...s, prices: [...prices, ...incoming.prices] };
+  });
+  for (const s of changes.supplements ?? []) {
+    if (!supplements.some((x) => x.id === s.id))
+      throw new RatePlanChangeError(
+        `Supplement ${s.id}: an Overlay can only change a supplement the plan has`,
+        'invalid',
+      );
+  }
+  const byStart = (a: Period, b: Period) => (a.from ?? '').localeCompare(b.from ?? '');
+  return {
+    ...plan,
+    rates: [...rates, ...changes.rates].sort(byStart),
+    ...(rules.length + (changes.bookingRules?.length ?? 0) > 0
+      ? { bookingRules: [...rules, ...(changes.bookingRules ?? [])].sort(byStart) }
+      : {}),
+    ...(supplements.length ? { supplements } : {}),
+  };
+}
+
+/**
+ * Applies a RatePlans message's changes to a hotel in the caller's transaction: a complete set
+ * first removes every stored plan; `New` creates or replaces a plan, `Overlay` changes one by
+ * date, `Remove` deletes one. Every plan written is checked as the catalogue checks its `pricing`;
+ * the first fault throws, so the transaction (and with it the whole message) changes nothing.
+ */
+export async function applyRatePlanChanges(
+  tx: Transaction,
+  hotelId: string,
+  roomTypeIds: ReadonlySet<string>,
+  completeSet: boolean,
+  changes: readonly RatePlanChange[],
+): Promise<void> {
+  if (completeSet) await ratePlanRepository.removeAll(tx, hotelId);
+  for (const change of changes) {
+    if (change.type === 'Remove') {
+      await ratePlanRepository.remove(tx, hotelId, change.code);
+      continue;
+    }
+    let pricing: PlanPricing;
+    if (change.type === 'New') pricing = change.pricing;
+    else {
+      const stored = await ratePlanRepository.lock(tx, hotelId, change.code);
+      if (!stored)
+        throw new RatePlanChangeError(
+          `RatePlan ${change.code}: no such rate plan to overlay`,
+          'unknown_plan',
+        );
+      pricing = overlay(stored.pricing, change.overlay);
+    }
+    const problems = pricingProblems(pricing, roomTypeIds, `RatePlan ${change.code}`);
+    if (problems.length > 0) {
+      const unknownRoom = problems.find((p) => p.includes('unknown room type'));
+      throw new RatePlanChangeError(
+        unknownRoom ?? (problems[0] as string),
+        unknownRoom ? 'unknown_room_type' : 'invalid',
+      );
+    }
+    await ratePlanRepository.save(tx, hotelId, change.code, pricing);
+  }
+  await announceRatePlanChange(tx, hotelId);
+}

@@ -1,0 +1,62 @@
+import { eachNight } from '../calendar/dates.ts';
+import { coversDate, weekdayOf } from './plan-rules.ts';
+import type { SupplementDef } from './rate-plan.model.ts';
+import { rtappRound } from './rounding.ts';
+
+/** A mandatory supplement's exact value over the stay (numerator over `unit × los`), as rtapp charges it. */
+export function supplementValue(
+  s: SupplementDef,
+  stay: { roomTypeId: string; checkIn: string; checkOut: string },
+  pax: number,
+  los: number,
+  unit: number,
+  freeNights: ReadonlySet<string>,
+): bigint {
+  const full = BigInt(unit) * BigInt(los); // the denominator: one minor unit
+  let value = 0n;
+  for (const night of eachNight(stay.checkIn, stay.checkOut)) {
+    if (s.days && !s.days.includes(weekdayOf(night))) continue;
+    let amount: number | undefined;
+    for (const p of s.prices) {
+      if (coversDate(p.from, p.to, night) && (p.roomTypeId === undefined || p.roomTypeId === stay.roomTypeId))
+        amount = (amount ?? 0) + p.amount;
+    }
+    if (amount === undefined) continue;
+    const a = BigInt(amount);
+    switch (s.charge) {
+      case 'per_night':
+      case 'per_room_per_night':
+        if (!freeNights.has(night)) value += a * full;
+        break;
+      case 'per_stay':
+      case 'per_room_per_stay':
+        value += a * BigInt(unit); // a / los of the amount on each night of the period
+        break;
+      case 'per_person_per_stay':
+        value += a * BigInt(pax) * BigInt(unit);
+        break;
+      case 'per_person_per_night':
+        if (!freeNights.has(night)) value += a * BigInt(pax) * full;
+        break;
+      case 'per_item':
+        return a * full; // once, on the first night it applies
+    }
+  }
+  return value;
+}
+
+/** The supplements' rounded part shared between them, each its own rounding, the last taking the rest. */
+export function splitSupplements(
+  supplements: Array<{ id: string; value: bigint }>,
+  rounded: number,
+  denominator: bigint,
+  minorDigits: number,
+): Array<{ id: string; amount: number }> {
+  let left = rounded;
+  return supplements.map((s, i) => {
+    const amount =
+      i === supplements.length - 1 ? left : Math.min(left, rtappRound([s.value], denominator, minorDigits));
+    left -= amount;
+    return { id: s.id, amount };
+  });
+}
