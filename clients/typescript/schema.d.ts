@@ -639,7 +639,7 @@ export interface paths {
         };
         /**
          * Readiness probe: 200 only when the database answers and migrations are applied
-         * @description Send traffic to this process only while it answers `200`. `503 service_unavailable` while the database does not answer (with `Retry-After`), while migrations are not applied, or while the process shuts down. Never rate limited.
+         * @description Send traffic to this process only while it answers `200`. `503 database_unavailable` (with `Retry-After`) while the database does not answer; `503 service_unavailable` while migrations are not applied or while the process shuts down. Never rate limited.
          */
         get: operations["readiness"];
         put?: never;
@@ -937,7 +937,7 @@ export interface components {
              * @example no_availability
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
             detail: string;
             errors?: ({
                 message: string;
@@ -1495,7 +1495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1678,7 +1678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1799,7 +1799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1987,7 +1987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2163,7 +2163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2278,7 +2278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2513,7 +2513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2697,7 +2697,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2870,7 +2870,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2972,7 +2972,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3286,7 +3286,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3410,7 +3410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3558,7 +3558,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3663,7 +3663,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3788,7 +3788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3948,7 +3948,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4233,7 +4233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4390,7 +4390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4525,7 +4525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4658,7 +4658,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4859,7 +4859,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4970,7 +4970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5241,7 +5241,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5482,7 +5482,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5671,7 +5671,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5863,7 +5863,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6044,7 +6044,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6228,7 +6228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6340,7 +6340,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6536,7 +6536,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6647,7 +6647,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6802,7 +6802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6887,7 +6887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable`: not ready */
+            /** @description `database_unavailable`, `service_unavailable`: not ready */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
