@@ -117,18 +117,19 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
     calibration: estimator.factor,
   }));
 
-  // Requests that went through to the database (shed ones make no checkouts, so must not count).
-  let admitted = 0;
+  // Admitted requests that have ended, so made all their checkouts (shed ones make none, and those
+  // still in flight have not made theirs yet: a burst would read as one checkout per request).
+  let ended = 0;
   if (maxDbWaitMs > 0) {
-    let last = { admitted: 0, checkouts: db.poolStats().checkouts };
+    let last = { ended: 0, checkouts: db.poolStats().checkouts };
     const timer = setInterval(() => {
       const checkouts = db.poolStats().checkouts;
-      const requests = admitted - last.admitted;
+      const requests = ended - last.ended;
       // Background work (housekeeping, catalogue refresh) also checks out connections: estimate
       // only from a window with enough requests that they dominate.
       if (requests >= USE_SAMPLE_MIN_REQUESTS)
         estimator.sampleCheckouts(checkouts - last.checkouts, requests);
-      last = { admitted, checkouts };
+      last = { ended, checkouts };
     }, opts.useSampleMs ?? USE_SAMPLE_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
@@ -172,11 +173,11 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
       }
       expectedWait.observe({ outcome: 'admitted' }, expectedMs / 1000);
       inFlight++;
-      admitted++;
       const since = performance.now();
       // 'close' comes once whatever the end: answered, failed, or the client gone mid-way.
       reply.raw.once('close', () => {
         inFlight--;
+        ended++;
         const actualMs = performance.now() - since;
         actualWait.observe(actualMs / 1000);
         estimator.observe(rawMs, actualMs);
