@@ -111,7 +111,7 @@ describe('load shedding: the expected wait, calibrated', () => {
     estimator.observe(10, 10_000); // too short an estimate to say anything
     assert.ok(Math.abs(estimator.factor - 1 / 3) < 0.01);
     for (let i = 0; i < 200; i++) estimator.observe(raw, raw * 1_000);
-    assert.ok(estimator.factor <= 10, 'bounded');
+    assert.ok(estimator.factor <= 1, 'never above 1: slower than estimated is the CPU, not the queue');
   });
 
   it('records expected and actual waits on /metrics', async () => {
