@@ -6,6 +6,11 @@
  *   npm test -- --write-weights     also record each file's time in test/weights.json
  *   npm run test:pg -- -- --write-weights                the same for the PostgreSQL run
  *
+ * It prints a line per test file as it ends, then each failing test (file, suite and test names,
+ * where it is declared, the first lines of its error), then node's totals (`# tests`, `# pass`,
+ * `# fail`, …, as node's own reporters end). The whole TAP report, with every test and the output
+ * of each, is written to test-results/embedded.tap (test-results/postgres.tap under test:pg).
+ *
  * Why: a test process spends about five CPU seconds before its first test (loading the service's
  * modules through tsx, compiling PGlite's WebAssembly and opening it, compiling the OpenAPI
  * checker), and the suite has about eighty files: one process per file spent most of `npm test`
@@ -20,11 +25,12 @@
  * the suite's first hook gives it a database of its own (test/helpers/test-database.ts), on either
  * engine. A file still runs by itself with `node --import tsx --test <file>`.
  */
+import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { run } from 'node:test';
-import { spec, tap } from 'node:test/reporters';
+import { tap } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TEST_BUILD_ENV, TEST_SHARD_ENV } from '../test/helpers/test-run-env.ts';
 import { buildTestService } from './test-service-build.ts';
@@ -135,19 +141,71 @@ const durations: Record<string, number> = {};
 let failed = false;
 const stream = run({ files: shardFiles, concurrency: CONCURRENCY });
 const reported = new Set<string>();
+
+// The whole TAP report goes to a file; the terminal gets one line per test file as it ends, then
+// the failures (file, test and message), then node's own counts.
+const RESULTS = process.env.TEST_RESULTS_DIR
+  ? path.resolve(process.env.TEST_RESULTS_DIR)
+  : path.join(ROOT, 'test-results');
+await mkdir(RESULTS, { recursive: true });
+const reportPath = path.join(RESULTS, `${engine}.tap`);
+const report = stream.compose(tap).pipe(createWriteStream(reportPath));
+
+/** The names of the tests now running in each test file (by nesting), to name a failure in full. */
+const running = new Map<string, string[]>();
+const failures: { file: string; name: string; where: string; message: string }[] = [];
+const counts = new Map<string, string>();
+const relative = (file: string | undefined) =>
+  file === undefined ? '?' : path.relative(ROOT, file.startsWith('file:') ? fileURLToPath(file) : file);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+stream.on('test:start', (event) => {
+  const names = running.get(event.file ?? '') ?? [];
+  names.length = event.nesting;
+  names.push(event.name);
+  running.set(event.file ?? '', names);
+});
 stream.on('test:fail', (event) => {
   failed = true;
-  if (event.nesting === 0) reported.add(event.name);
+  if (event.nesting === 0) {
+    // A file's suite, or a shard (a crash of its process): either is a failure of its own only when
+    // it is not just its tests failing, e.g. a file that cannot be imported.
+    reported.add(event.name);
+    if (files.includes(event.name)) console.log(`FAIL ${event.name} (${seconds(event.details.duration_ms)})`);
+  }
+  const error = event.details.error as Error & { failureType?: string; cause?: unknown };
+  if (error.failureType === 'subtestsFailed') return; // its failing tests are listed themselves
+  const cause = error.cause instanceof Error ? error.cause : error;
+  const names = (running.get(event.file ?? '') ?? []).slice(1, event.nesting);
+  failures.push({
+    file: event.nesting === 0 ? event.name : relative(event.file),
+    name:
+      event.nesting === 0
+        ? '(the file itself: its import or hooks)'
+        : [...names.filter(Boolean), event.name].join(' › '),
+    where: event.nesting === 0 ? event.name : `${relative(event.file)}:${event.line ?? '?'}`,
+    message: String(cause.message ?? cause)
+      .trim()
+      .split('\n')
+      .slice(0, 12)
+      .join('\n'),
+  });
 });
 stream.on('test:pass', (event) => {
   // A file's suite is a top-level test of its shard.
   if (event.nesting !== 0) return;
   reported.add(event.name);
-  if (files.includes(event.name)) durations[event.name] = event.details.duration_ms / 1000;
+  if (!files.includes(event.name)) return; // the shard itself
+  console.log(`ok   ${event.name} (${seconds(event.details.duration_ms)})`);
+  durations[event.name] = event.details.duration_ms / 1000;
 });
-const reporter = process.stdout.isTTY ? stream.compose(new spec()) : stream.compose(tap);
-reporter.pipe(process.stdout);
-await new Promise((resolve) => reporter.on('end', resolve));
+stream.on('test:diagnostic', (event) => {
+  // The run's totals, as node's reporters end with them ("tests 660", "pass 642", …).
+  const [key] = event.message.split(' ');
+  if (event.nesting === 0 && /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms)$/.test(key ?? ''))
+    counts.set(key as string, event.message);
+});
+await new Promise<void>((resolve) => report.on('finish', () => resolve()));
 await rm(SHARD_DIR, { recursive: true, force: true });
 
 // A shard that ended early must not pass for the files it never ran.
@@ -156,6 +214,16 @@ if (unreported.length > 0) {
   console.error(`no result for ${unreported.length} test file(s): ${unreported.join(', ')}`);
   failed = true;
 }
+
+if (failures.length > 0) {
+  console.log(`\n${failures.length} failing test(s):`);
+  for (const f of failures) {
+    console.log(`\n✖ ${f.file} › ${f.name}\n  at ${f.where}`);
+    console.log(f.message.replace(/^/gm, '    '));
+  }
+}
+console.log(`\nfull report: ${path.relative(process.cwd(), reportPath)}`);
+for (const message of counts.values()) console.log(`# ${message}`);
 
 if (writeWeights) {
   const rounded = Object.fromEntries(

@@ -19,6 +19,7 @@ import { build } from 'esbuild';
 
 const ENTRIES = [
   'src/server.ts',
+  'src/cli/backup.ts',
   'src/cli/migrate.ts',
   'src/cli/operator-key.ts',
   'src/cli/purge-identity.ts',

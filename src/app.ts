@@ -1,10 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type Stripe from 'stripe';
 import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
+import { icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
+import type { TrustProxy } from './config.ts';
 import type { AppContext } from './context.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
@@ -24,6 +27,7 @@ import { sharedSchemaCompilers } from './infra/http/schema-compilers.ts';
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
+import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './operator/alpinebits.routes.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
 import { operatorRoutes } from './operator/operator.routes.ts';
 import { WEBHOOKS_DOCUMENT } from './operator/webhooks.docs.ts';
@@ -36,12 +40,15 @@ import {
   PriceLine,
   Reservation,
 } from './reservations/reservation.schemas.ts';
+import { paymentsRoutes } from './settlement/payments.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
   clock?: Clock;
   logger: Logger;
+  /** With PAYMENT_PROVIDER=stripe: the SDK client (its webhook verification). */
+  stripe?: Stripe | null;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +64,12 @@ const RESPONSE_HEADERS = {
   },
 };
 
+/**
+ * Routes whose answers hold guest data, never to be cached (API.md section 1): reservations, check-in
+ * sessions, and the whole operator API (reservations, guest register, events, keys, webhooks…).
+ */
+const GUEST_DATA_PREFIXES = ['/api/v1/booking/reservations', '/api/v1/checkin', '/api/v1/operator'];
+
 /** Schemas answered by several operations: named components of the OpenAPI document, for SDKs. */
 const SHARED_SCHEMAS = [
   Money,
@@ -70,18 +83,29 @@ const SHARED_SCHEMAS = [
   SignedSession,
 ];
 
+/**
+ * TRUST_PROXY for Fastify. A hop count becomes proxy-addr's trust function (hop `i` counted from the
+ * socket's peer, 0): Fastify itself no longer honours a number (it trusts nothing then).
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   registerSchemaFormats();
+  const { stripe = null, ...rest } = options;
   const ctx: AppContext = {
-    ...options,
+    ...rest,
     payments: options.payments ?? createTestPaymentProvider(),
     clock: options.clock ?? systemClock,
   };
   const app = Fastify({
     loggerInstance: options.logger as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: requestIds.generate,
     frameworkErrors,
@@ -123,17 +147,30 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorHandler);
   await app.register(notFoundHandler);
   // Hardening before any route: these plugins attach to routes as they are added.
-  await app.register(security, { corsOrigins: ctx.config.corsOrigins });
+  await app.register(security, { corsOrigins: ctx.config.corsOrigins, noStorePrefixes: GUEST_DATA_PREFIXES });
   await app.register(loadShedding, {
     db: ctx.db,
     maxEventLoopDelayMs: ctx.config.loadShedMaxEventLoopDelayMs,
     maxDbWaitMs: ctx.config.loadShedMaxWaitMs,
   });
-  await app.register(rateLimit, { perMinute: ctx.config.rateLimitPerMinute, redisUrl: ctx.config.redisUrl });
-  await app.register(metrics, { db: ctx.db, collectors: [registerWebhookMetrics] });
+  await app.register(rateLimit, {
+    perMinute: ctx.config.rateLimitPerMinute,
+    redisUrl: ctx.config.redisUrl,
+    // The hotel's own tools are limited per operator key, never by guests sharing their address.
+    operator: {
+      prefix: '/api/v1/operator',
+      perMinute: ctx.config.operatorRateLimitPerMinute,
+      callerOf: (request) => request.operator?.id,
+    },
+  });
+  await app.register(metrics, {
+    db: ctx.db,
+    collectors: [registerWebhookMetrics],
+    token: ctx.config.metricsToken,
+  });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
-    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME },
+    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME, alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME },
     headersBySchema: RESPONSE_HEADERS,
     webhooks: WEBHOOKS_DOCUMENT,
   });
@@ -142,8 +179,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
+  await app.register(paymentsRoutes, {
+    prefix: '/api/v1/payments',
+    config: ctx.config,
+    db: ctx.db,
+    clock: ctx.clock,
+    stripe,
+  });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
-  await app.register(pagesPlugin, { catalog: ctx.catalog });
+  await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
+  await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
+  await app.register(pagesPlugin, {
+    catalog: ctx.catalog,
+    payments: { stripeJsUrl: ctx.config.stripe?.jsUrl ?? null },
+  });
   return app as unknown as FastifyInstance;
 }

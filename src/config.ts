@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Service configuration (API.md section 6), read once from the environment and validated at start. */
@@ -15,6 +16,10 @@ export interface Config {
   /** How often the in-process purge of identity data runs. */
   purgeIntervalSeconds: number;
   rateLimitPerMinute: number;
+  /** Requests per minute per operator key on the operator API (its own counter); 0 = no limit. */
+  operatorRateLimitPerMinute: number;
+  /** Bearer token `GET /metrics` requires; null = only loopback clients may read it. */
+  metricsToken: string | null;
   /** Load shedding: mean event-loop delay (ms) above which requests get 503; 0 = off. */
   loadShedMaxEventLoopDelayMs: number;
   /** Load shedding: expected wait (ms) for database connections above which requests get 503; 0 = off. */
@@ -39,6 +44,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Development and tests: webhooks may use http and reach private addresses. */
   webhookAllowPrivate: boolean;
+  /** How often each imported iCal feed is fetched (API.md 11.1). */
+  icalPollSeconds: number;
   /** Webhook attempts in flight at once per process. */
   webhookConcurrency: number;
   /** How often the delivery worker looks for due deliveries. */
@@ -49,7 +56,70 @@ export interface Config {
   redisUrl: string | null;
   logLevel: string;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /** Which `X-Forwarded-For` hops to believe: all, none, the nearest n, or proxies by address/CIDR. */
+  trustProxy: TrustProxy;
+  /** API.md section 4: `test` (deterministic, the default) or `stripe`. */
+  paymentProvider: 'test' | 'stripe';
+  /** How often the payment worker retries refunds (and, with Stripe, settles unmatched payments). */
+  paymentWorkerIntervalMs: number;
+  /** Scales the refund retry schedule: 60 = 1 min, 5 min, 25 min, … */
+  refundRetryBaseSeconds: number;
+  /** Set exactly when `paymentProvider` is `stripe`; its keys are secrets, never logged. */
+  stripe: StripeConfig | null;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** STRIPE_API_BASE: another server for the SDK to talk to (tests, a proxy); null = Stripe's. */
+  apiBase: URL | null;
+  /** Where the pages load Stripe.js from (STRIPE_JS_URL, for tests: a local stand-in). */
+  jsUrl: string;
+  /** Seconds a PaymentIntent that succeeded without a booking waits for its retry before it is refunded. */
+  unmatchedRefundAfterSeconds: number;
+  /** How long one call to Stripe may take (the SDK retries a failed one twice, same idempotency key). */
+  timeoutMs: number;
+}
+
+/** Fastify's `trustProxy`, as far as TRUST_PROXY can set it (API.md section 6). */
+export type TrustProxy = boolean | number | string[];
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `true` / `false` (any case), a hop count, or a comma-separated list of proxy
+ * addresses, CIDRs and proxy-addr's range names. Anything else is refused, never read as false:
+ * a mistyped value would put every guest behind the load balancer on one address for rate limits.
+ */
+export function parseTrustProxy(raw: string | null): TrustProxy | { problem: string } {
+  if (raw === null) return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return hops <= 100 ? hops : { problem: `TRUST_PROXY as a hop count must be 0 to 100 (got "${raw}")` };
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGE_NAMES.has(entry.toLowerCase())) return false;
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return true;
+    if (bits === undefined) return false;
+    return !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
+  });
+  if (bad.length > 0) {
+    return {
+      problem:
+        'TRUST_PROXY must be true, false, a hop count (e.g. 1) or a comma-separated list of proxy ' +
+        `addresses or CIDRs (e.g. 10.0.0.0/8,192.168.1.10); ${bad.map((b) => `"${b}"`).join(', ')} ` +
+        `is none of these (got "${raw}")`,
+    };
+  }
+  return entries.map((e) => (PROXY_RANGE_NAMES.has(e.toLowerCase()) ? e.toLowerCase() : e));
 }
 
 export class ConfigError extends Error {
@@ -152,6 +222,8 @@ export function loadConfig(
     identityRetentionDays: int('IDENTITY_RETENTION_DAYS', 30, 0, 3650),
     purgeIntervalSeconds: int('PURGE_INTERVAL_SECONDS', 3600, 1, 7 * 24 * 3600),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    operatorRateLimitPerMinute: int('OPERATOR_RATE_LIMIT_PER_MINUTE', 1200, 0, 10_000_000),
+    metricsToken: text('METRICS_TOKEN'),
     loadShedMaxEventLoopDelayMs: int('LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     loadShedMaxWaitMs: int('LOAD_SHED_MAX_WAIT_MS', 5000, 0, 600_000),
     checkinProofLimit: int('CHECKIN_PROOF_LIMIT', 20, 1, 1_000_000),
@@ -165,6 +237,7 @@ export function loadConfig(
     webhookRetryBaseSeconds: decimal('WEBHOOK_RETRY_BASE_SECONDS', 60, 0.001, 3600),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    icalPollSeconds: int('ICAL_POLL_SECONDS', 300, 1, 7 * 24 * 3600),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 10, 1, 1000),
     webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
     webhookWorker: bool('WEBHOOK_WORKER', true),
@@ -175,8 +248,23 @@ export function loadConfig(
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    trustProxy: text('TRUST_PROXY') === 'true',
+    trustProxy: false,
+    paymentProvider: text('PAYMENT_PROVIDER') === 'stripe' ? 'stripe' : 'test',
+    paymentWorkerIntervalMs: int('PAYMENT_WORKER_INTERVAL_MS', 30_000, 10, 3_600_000),
+    refundRetryBaseSeconds: decimal('REFUND_RETRY_BASE_SECONDS', 60, 0.001, 3600),
+    stripe: null,
   };
+  const trustProxy = parseTrustProxy(text('TRUST_PROXY'));
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) problems.push(trustProxy.problem);
+  else config.trustProxy = trustProxy;
+  const metricsToken = config.metricsToken;
+  if (metricsToken !== null && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    // It is compared with a bearer credential (RFC 6750: visible ASCII); a short one is guessable.
+    problems.push('METRICS_TOKEN must be at least 16 visible ASCII characters (no spaces)');
+  }
+  if (!['test', 'stripe', null].includes(text('PAYMENT_PROVIDER'))) {
+    problems.push(`PAYMENT_PROVIDER must be test or stripe (got "${text('PAYMENT_PROVIDER')}")`);
+  }
   if (text('LOAD_SHED_MAX_DB_QUEUE')) {
     // Silently ignoring an operator's setting would be worse than refusing it.
     problems.push(
@@ -190,6 +278,54 @@ export function loadConfig(
   if (!['true', 'false', null].includes(text('OPERATOR_BOOTSTRAP'))) {
     problems.push('OPERATOR_BOOTSTRAP must be true or false');
   }
+  config.stripe = stripeConfig(config.paymentProvider, text, int, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The Stripe settings (API.md 4): every key named when missing, none ever echoed back. */
+function stripeConfig(
+  provider: Config['paymentProvider'],
+  text: (name: string) => string | null,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): StripeConfig | null {
+  if (provider !== 'stripe') return null;
+  const keys = {
+    STRIPE_SECRET_KEY: /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
+    STRIPE_PUBLISHABLE_KEY: /^pk_(test|live)_[A-Za-z0-9_]+$/,
+    STRIPE_WEBHOOK_SECRET: /^whsec_[A-Za-z0-9_+/=]+$/,
+  };
+  for (const [name, shape] of Object.entries(keys)) {
+    const value = text(name);
+    if (!value) problems.push(`${name} is required with PAYMENT_PROVIDER=stripe (see docs/production.md)`);
+    else if (!shape.test(value)) problems.push(`${name} does not look like a Stripe key of its kind`);
+  }
+  const secretKey = text('STRIPE_SECRET_KEY') ?? '';
+  const publishableKey = text('STRIPE_PUBLISHABLE_KEY') ?? '';
+  if (/^(sk|rk)_live_/.test(secretKey) !== publishableKey.startsWith('pk_live_') && publishableKey) {
+    problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must both be test-mode keys or both live');
+  }
+  let apiBase: URL | null = null;
+  const rawBase = text('STRIPE_API_BASE');
+  if (rawBase) {
+    try {
+      apiBase = new URL(rawBase);
+      if (!['http:', 'https:'].includes(apiBase.protocol)) throw new Error('protocol');
+    } catch {
+      problems.push(`STRIPE_API_BASE must be an http(s) URL (got "${rawBase}")`);
+      apiBase = null;
+    }
+  }
+  const jsUrl = text('STRIPE_JS_URL') ?? 'https://js.stripe.com/v3';
+  if (!/^https?:\/\/[^/]+\//.test(`${jsUrl}/`)) problems.push(`STRIPE_JS_URL must be an http(s) URL`);
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret: text('STRIPE_WEBHOOK_SECRET') ?? '',
+    apiBase,
+    jsUrl,
+    unmatchedRefundAfterSeconds: int('STRIPE_UNMATCHED_REFUND_AFTER_SECONDS', 3600, 1, 7 * 24 * 3600),
+    timeoutMs: int('STRIPE_TIMEOUT_MS', 20_000, 100, 120_000),
+  };
 }

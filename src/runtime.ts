@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -5,6 +6,7 @@ import { quoteRepository } from './booking/quote.repository.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
 import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import { startIcalPoller } from './channels/ical/ical-poller.ts';
 import { startIdentityPurge } from './checkin/purge.ts';
 import type { Config } from './config.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
@@ -12,8 +14,10 @@ import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
 import { applyCatalog } from './hotel-calendar/apply-catalog.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
+import { type ControlChannel, startControlChannel } from './infra/control-channel.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from './infra/crypto/encryption-key.ts';
+import { BackupRefusedError, writeBackup } from './infra/db/backup.ts';
 import type { DataDirLock } from './infra/db/data-dir-lock.ts';
 import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
@@ -22,9 +26,14 @@ import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
 import { bootstrapOperatorKey } from './operator/bootstrap.ts';
+import { runOperatorKeyCommand } from './operator/key-commands.ts';
 import { operatorKeyHasher } from './operator/key-secret.ts';
 import { keysRepository } from './operator/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { createStripeClient } from './payments/stripe-client.ts';
+import { createStripePaymentProvider } from './payments/stripe-provider.ts';
+import { createTestPaymentProvider } from './payments/test-provider.ts';
+import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
@@ -53,6 +62,8 @@ export interface Runtime {
   app: FastifyInstance;
   db: Database;
   catalog: CatalogStore;
+  /** Retries refunds and settles unmatched payments (tests run its passes themselves). */
+  paymentWorker: PaymentWorker;
   close(): Promise<void>;
 }
 
@@ -110,6 +121,12 @@ export async function createRuntime(
         stderr: overrides.stderr,
       });
     }
+    // API.md 4: the provider PAYMENT_PROVIDER names; its keys stay in the config, never logged.
+    const stripe = config.stripe ? createStripeClient(config.stripe) : null;
+    const payments =
+      overrides.payments ??
+      (stripe ? createStripePaymentProvider({ stripe, db, log: logger }) : createTestPaymentProvider());
+    logger.info({ provider: payments.name }, 'payment provider');
     const app = await buildApp({
       operatorKeyHasher: hash,
       config,
@@ -119,7 +136,8 @@ export async function createRuntime(
       signer,
       clock,
       logger,
-      payments: overrides.payments,
+      payments,
+      stripe,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
     const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
@@ -138,6 +156,7 @@ export async function createRuntime(
           pollIntervalMs: config.webhookPollIntervalMs,
         })
       : null;
+    const paymentWorker = startPaymentWorker({ db, payments, config, logger });
     signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
     const identityPurge = startIdentityPurge({
       db,
@@ -146,12 +165,45 @@ export async function createRuntime(
       retentionDays: config.identityRetentionDays,
       intervalSeconds: config.purgeIntervalSeconds,
     });
+    const icalPoller = startIcalPoller({ db, catalog, clock, config }, logger);
+    // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
+    const control: ControlChannel | null = overrides.dataDirLock
+      ? await startControlChannel(
+          config.dataDir,
+          {
+            'operator-key': (args) =>
+              runOperatorKeyCommand(
+                { db, hash, knownHotel: (id) => catalog.get(id) !== undefined, now: () => clock.now() },
+                args,
+              ),
+            backup: async ([dest]) => {
+              try {
+                const files = await writeBackup(db, path.resolve(config.dataDir), dest ?? '');
+                logger.info({ files }, 'backup written');
+                return { code: 0, stdout: `backup written: ${files.join(', ')}\n`, stderr: '' };
+              } catch (error) {
+                if (
+                  !(error instanceof BackupRefusedError) &&
+                  (error as { code?: unknown }).code === undefined
+                )
+                  throw error;
+                return { code: 1, stdout: '', stderr: `refused: ${(error as Error).message}\n` };
+              }
+            },
+          },
+          (err) => logger.warn({ err }, 'control channel'),
+        )
+      : null;
     return {
       app,
       db,
       catalog,
+      paymentWorker,
       async close() {
+        await control?.close();
         catalog.stop();
+        await paymentWorker.stop();
+        await icalPoller.stop();
         stopHousekeeping();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();

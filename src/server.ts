@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ConfigError, loadConfig } from './config.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './infra/db/data-dir-lock.ts';
+import { type ConnectionDrain, trackConnections } from './infra/http/connection-drain.ts';
 import { createLogger } from './infra/logger.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -42,6 +43,7 @@ async function main() {
   let pendingSignal: string | undefined;
   /** Responses not yet finished: those still being worked on when shutdown starts. */
   const inFlight = new Set<ServerResponse>();
+  let drain: ConnectionDrain | undefined;
   const stop = async (signal: string) => {
     if (!runtime) {
       pendingSignal ??= signal;
@@ -50,9 +52,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
-    // Node closes the keep-alive connections idle when shutdown starts; one busy then (a load
-    // balancer's) would stay open after its response and hold the process until the force timeout.
+    // A keep-alive connection busy when shutdown starts (a load balancer's) would stay open after
+    // its response and hold the process until the force timeout.
     for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+    // Idle keep-alive connections are closed once quiet, not reset while a client may be sending.
+    drain?.begin();
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
@@ -82,6 +86,7 @@ async function main() {
     process.exit(1);
   }
   if (pendingSignal) return stop(pendingSignal);
+  drain = trackConnections(runtime.app.server);
   runtime.app.server.on('request', (_request, response: ServerResponse) => {
     inFlight.add(response);
     response.on('close', () => inFlight.delete(response));

@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alpinebits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AlpineBits HotelData 2022-10
+         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`.
+         */
+        post: operations["alpineBits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/booking/availability/search": {
         parameters: {
             query?: never;
@@ -49,7 +69,7 @@ export interface paths {
         };
         /**
          * A hotel's room types and services
-         * @description Read-only and public: the hotel’s name, time zone, currency, check-in and check-out times, its room types with their occupancy limits, and the services a search may ask for (`services` ids) with their prices. Prices of rooms come from a search.
+         * @description Read-only and public: the hotel’s name, time zone, currency, check-in and check-out times, its room types with their occupancy limits, its rate plans and taxes (names and terms), and the services a search may ask for (`services` ids) with their prices. Prices of rooms come from a search. Names are in the language of `Accept-Language` where the catalogue gives them per language (`Content-Language` says which), else the plain name.
          */
         get: operations["getHotel"];
         put?: never;
@@ -212,6 +232,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ical/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An iCal feed of a room type’s unsellable nights
+         * @description The URL answered once by `POST /operator/hotels/{hotel}/ical-feeds` is the credential (calendar platforms fetch it as is). One all-day `VEVENT` (`SUMMARY:Not available`) per run of consecutive nights from today to the end of the booking window on which the room type has no room left (sold out, external holds included; `rooms` 0; stop-sell), its `UID` the same while the run starts on the same night. `ETag` with `If-None-Match` answers `304`. A deleted feed is `404`.
+         */
+        get: operations["getIcalFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/audit-log": {
         parameters: {
             query?: never;
@@ -337,13 +377,69 @@ export interface paths {
         };
         /**
          * Read the guest register of an arrival date
-         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row (a field starting with `=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it). Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
+         * @description Every guest (primary and companions) of every confirmed reservation arriving on `date` whose check-in step `guest_details` is done, with the identity document number in full. `Accept: text/csv` answers the same as RFC 4180 CSV with a header row, every text cell quoted (a field starting with `=`, `+`, `-`, `@`, tab or CR also prefixed with `'`), so no spreadsheet, whatever its list separator, reads a formula. Every read is written to the audit log (key, hotel, date and number of guests; no identity data). After the identity purge the document is `null`. Never cached (`Cache-Control: no-store`).
          *
          *     Scope: `guests:identity`.
          */
         get: operations["getGuestRegister"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/ical-feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the iCal feeds
+         * @description The hotel’s feeds, oldest first, without their secret URLs.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["listIcalFeeds"];
+        put?: never;
+        /**
+         * Create a secret iCal feed URL of a room type
+         * @description A feed of the room type’s unsellable nights for rental platforms to import. The `url` holds a secret token (160 random bits, stored hashed) and is shown only in this answer.
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["createIcalFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/ical-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the iCal imports
+         * @description The hotel’s imports, oldest first, each with its last fetch.
+         *
+         *     Scope: `inventory:read`.
+         */
+        get: operations["listIcalImports"];
+        put?: never;
+        /**
+         * Import a platform’s iCal feed
+         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE).
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["createIcalImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -366,6 +462,72 @@ export interface paths {
         get: operations["listOperatorReservations"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an iCal feed
+         * @description Its URL answers `404` from now on.
+         *
+         *     Scope: `inventory:write`.
+         */
+        delete: operations["deleteIcalFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an iCal import
+         * @description Its holds are released at once.
+         *
+         *     Scope: `inventory:write`.
+         */
+        delete: operations["deleteIcalImport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/ical-imports/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fetch an iCal import now
+         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch keeps the holds.
+         *
+         *     Scope: `inventory:write`.
+         */
+        post: operations["syncIcalImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -431,7 +593,7 @@ export interface paths {
         };
         /**
          * Read a reservation as the hotel
-         * @description The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.
+         * @description The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in docs/api.md §3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.
          *
          *     Scope: `reservations:read`.
          */
@@ -443,7 +605,7 @@ export interface paths {
         head?: never;
         /**
          * Change a reservation as the hotel
-         * @description The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
+         * @description The body and rules of the guest’s PATCH (docs/api.md §2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.
          *
          *     Scope: `reservations:write`.
          */
@@ -483,7 +645,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a reservation as the hotel
-         * @description As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
+         * @description As the guest’s cancel (docs/api.md §2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.
          *
          *     Scope: `reservations:write`.
          */
@@ -610,6 +772,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which payment provider clients pay with
+         * @description With `test`, payment tokens are the test provider’s (`tok_visa` …); with `stripe`, clients take the card with Stripe Elements (Stripe.js loaded with `publishableKey`) and send the PaymentMethod id (`pm_…`) as the token.
+         */
+        get: operations["getPaymentsConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -697,7 +879,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         CancellationPolicy: {
-            /** @description cancellation is free before this instant; null for a non-refundable plan */
+            /** @description cancellation is free before this instant; null for a non-refundable plan, and when that instant had already passed at quote time (cancelling then costs `penalty` from the start) */
             freeCancellationUntil: string | null;
             penalty: components["schemas"]["Money"];
             refundable: boolean;
@@ -782,7 +964,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -814,7 +996,7 @@ export interface components {
              */
             currency: string;
         };
-        /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+        /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
         OperatorReservation: {
             adults: number;
             cancellation: {
@@ -893,7 +1075,7 @@ export interface components {
             source: "api" | "operator";
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -946,6 +1128,13 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, API.md 4): complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token. */
+            nextAction?: {
+                /** @description The PaymentIntent’s client secret: complete it with Stripe.js (`handleNextAction`). */
+                clientSecret: string;
+                /** @enum {string} */
+                type: "stripe";
+            };
             requestId: string;
             status: number;
             title: string;
@@ -1079,7 +1268,7 @@ export interface components {
             services: string[];
             specialRequests: string | null;
             status: "confirmed" | "cancelled";
-            /** @description The stay as the front desk records it (API.md 7.5) */
+            /** @description The stay as the front desk records it (docs/api.md §7.5) */
             stay: {
                 arrivedAt: string | null;
                 departedAt: string | null;
@@ -1209,6 +1398,7 @@ export interface components {
          *             "name": "Double Room"
          *           },
          *           "guestName": "Ana Silva",
+         *           "guestEmail": "ana@example.com",
          *           "total": {
          *             "amount": 55200,
          *             "currency": "EUR"
@@ -1301,6 +1491,11 @@ export interface components {
                     checkOut: string;
                     /** @description ages */
                     children: number[];
+                    /**
+                     * @description the booker's e-mail, which the guest_details step may keep or change
+                     * @example ana@example.com
+                     */
+                    guestEmail: string;
                     /**
                      * @description the booker's first and last name
                      * @example Ana Silva
@@ -1472,7 +1667,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1510,11 +1705,136 @@ export interface operations {
             };
         };
     };
+    alpineBits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+                /** @description the client’s id: GuestRequests are acknowledged per client id */
+                "x-alpinebits-clientid"?: string;
+                /** @description `2022-10` */
+                "x-alpinebits-clientprotocolversion"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description e.g. `OTA_Ping:Handshaking` */
+                    action?: string;
+                    /** @description the OTA XML document of the action */
+                    request?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The action’s OTA response document */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Unknown or missing action, unsupported version, unreadable request (a DTD included) */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No or an unknown operator key */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The key lacks the scope of the action */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     searchAvailability: {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1655,7 +1975,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1725,6 +2045,13 @@ export interface operations {
                         currency: string;
                         id: string;
                         name: string;
+                        /** @description the rate plans, as offers of a search name them */
+                        ratePlans: {
+                            id: string;
+                            name: string;
+                            prepayment: "none" | "full";
+                            refundable: boolean;
+                        }[];
                         roomTypes: {
                             id: string;
                             /** @description per room */
@@ -1743,6 +2070,12 @@ export interface operations {
                             id: string;
                             name: string;
                             pricing: "per_stay" | "per_night" | "per_room_per_night" | "per_guest_per_night";
+                        }[];
+                        /** @description the taxes, by the `code` of price lines and included taxes */
+                        taxes: {
+                            code: string;
+                            name: string;
+                            type: "per_adult_per_night" | "per_stay" | "percent_included";
                         }[];
                         /** @description IANA time zone; stay dates are calendar dates in it */
                         timezone: string;
@@ -1776,7 +2109,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1818,7 +2151,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1964,7 +2297,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2006,7 +2339,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2140,7 +2473,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2255,7 +2588,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2297,7 +2630,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2490,7 +2823,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2532,7 +2865,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -2546,7 +2879,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @example change of plans */
@@ -2674,7 +3007,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2716,7 +3049,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2798,7 +3131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `reservation_cancelled` */
+            /** @description `reservation_cancelled`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -2842,12 +3175,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `rate_limited` */
             429: {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2949,7 +3293,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -2991,7 +3335,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h. */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3263,7 +3607,106 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `{token}.ics` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    /** @description the body’s hash */
+                    ETag?: string;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified (the `If-None-Match` tag is the current one) */
+            304: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3306,8 +3749,8 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page */
                 cursor?: string;
-                /** @description entries per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description entries per page (default 50) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -3387,7 +3830,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3430,8 +3873,8 @@ export interface operations {
             query?: {
                 /** @description the id of the last event seen (`nextCursor`); absent = from the oldest kept */
                 after?: string;
-                /** @description events per page, 1–500 (default 100) */
-                limit?: string;
+                /** @description events per page (default 100) */
+                limit?: number;
                 /** @description comma-separated event types or `prefix.*`, e.g. `reservation.created,checkin.*` */
                 types?: string;
             };
@@ -3482,14 +3925,14 @@ export interface operations {
                              * @description when the change was made
                              */
                             createdAt: string;
-                            /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                            /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                             data: {
                                 [key: string]: unknown;
                             };
                             hotelId: string;
                             /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                             id: string;
-                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                            /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
                             type: string;
                         }[];
                         /** @description pass as `after` to poll for newer events: the last event’s id, or `after` again when there was none */
@@ -3535,7 +3978,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3640,7 +4083,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3765,7 +4208,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3838,11 +4281,15 @@ export interface operations {
                         roomTypes: {
                             id: string;
                             nights: {
+                                /** @description external holds that found no room left (Innkeep had sold it): overbookings the hotel must resolve */
+                                conflicts: number;
                                 /**
                                  * Format: date
                                  * @description the night
                                  */
                                 date: string;
+                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
                                 prices: {
@@ -3925,7 +4372,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -3967,7 +4414,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4079,11 +4526,15 @@ export interface operations {
                         roomTypes: {
                             id: string;
                             nights: {
+                                /** @description external holds that found no room left (Innkeep had sold it): overbookings the hotel must resolve */
+                                conflicts: number;
                                 /**
                                  * Format: date
                                  * @description the night
                                  */
                                 date: string;
+                                /** @description rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left` */
+                                external: number;
                                 left: number;
                                 /** @description by rate plan id, for each plan that sells the room type */
                                 prices: {
@@ -4210,7 +4661,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4367,7 +4818,577 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIcalFeeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description `icf_…` */
+                            id: string;
+                            roomTypeId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a room type id of the hotel */
+                    roomTypeId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `icf_…` */
+                        id: string;
+                        roomTypeId: string;
+                        /** @description the secret feed URL (`PUBLIC_BASE_URL/api/v1/ical/{token}.ics`), shown only here: give it to the rental platform */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listIcalImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description `ici_…` */
+                            id: string;
+                            /** @description the last fetch (`null` before the first) */
+                            lastFetch: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                                conflicts: number | null;
+                                /** @description why the fetch failed (holds kept) */
+                                error: string | null;
+                                /** @description events holding rooms after the last good fetch */
+                                events: number | null;
+                                status: "ok" | "failed";
+                            } | null;
+                            name: string;
+                            roomTypeId: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createIcalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. the platform’s name */
+                    name: string;
+                    /** @description a room type id of the hotel */
+                    roomTypeId: string;
+                    /** @description the platform’s export URL: `https`, public addresses only (unless WEBHOOK_ALLOW_PRIVATE) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `ici_…` */
+                        id: string;
+                        /** @description the last fetch (`null` before the first) */
+                        lastFetch: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                            conflicts: number | null;
+                            /** @description why the fetch failed (holds kept) */
+                            error: string | null;
+                            /** @description events holding rooms after the last good fetch */
+                            events: number | null;
+                            status: "ok" | "failed";
+                        } | null;
+                        name: string;
+                        roomTypeId: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4419,8 +5440,8 @@ export interface operations {
                 departureFrom?: string;
                 /** @description last check-out date, inclusive */
                 departureTo?: string;
-                /** @description reservations per page, 1–200 (default 50) */
-                limit?: string;
+                /** @description reservations per page (default 50) */
+                limit?: number;
                 /**
                  * @description a confirmation code, or part of the guest’s name or e-mail; case and accents do not matter
                  * @example joao
@@ -4502,7 +5523,355 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIcalFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIcalImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    syncIcalImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description `ici_…` */
+                        id: string;
+                        /** @description the last fetch (`null` before the first) */
+                        lastFetch: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @description nights of the room type overbooked (holds that found no room left) after the last good fetch */
+                            conflicts: number | null;
+                            /** @description why the fetch failed (holds kept) */
+                            error: string | null;
+                            /** @description events holding rooms after the last good fetch */
+                            events: number | null;
+                            status: "ok" | "failed";
+                        } | null;
+                        name: string;
+                        roomTypeId: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4635,7 +6004,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4677,7 +6046,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4836,7 +6205,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -4947,7 +6316,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5000,7 +6369,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reservation as the hotel sees it, with its check-in progress; header ETag carries its version */
+            /** @description The reservation as the hotel sees it, with its check-in progress and what cancelling it now would charge; header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5023,8 +6392,14 @@ export interface operations {
                             reason: string | null;
                             refund: components["schemas"]["Money"];
                         } | null;
+                        /** @description What cancelling now would charge, by the reservation’s cancellation policy (API.md 2.5) at the time of this read: `fee` (before a waiver), `refund` of what was paid beyond it, `due` of the fee still unpaid. A no-show, possible only after the free-cancellation moment, costs the same. `null` when the reservation cannot be cancelled (cancelled already, or the guest has arrived). */
+                        cancellationCharge: {
+                            due: components["schemas"]["Money"];
+                            fee: components["schemas"]["Money"];
+                            refund: components["schemas"]["Money"];
+                        } | null;
                         cancellationPolicy: components["schemas"]["CancellationPolicy"];
-                        /** @description Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret. */
+                        /** @description Check-in progress for the hotel (docs/api.md §7.2). Never the session id: it is the guest’s bearer secret. */
                         checkin: {
                             /**
                              * Format: date-time
@@ -5032,7 +6407,7 @@ export interface operations {
                              */
                             completedAt?: string;
                             status: "not_started" | "in_progress" | "completed";
-                            /** @description the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists */
+                            /** @description the session’s steps, data masked as the guest sees it (docs/api.md §3.2); empty before a session exists */
                             steps: {
                                 /** @description what was accepted, secrets masked; present once the step was submitted */
                                 data?: {
@@ -5148,7 +6523,7 @@ export interface operations {
                         source: "api" | "operator";
                         specialRequests: string | null;
                         status: "confirmed" | "cancelled";
-                        /** @description The stay as the front desk records it (API.md 7.5) */
+                        /** @description The stay as the front desk records it (docs/api.md §7.5) */
                         stay: {
                             arrivedAt: string | null;
                             departedAt: string | null;
@@ -5218,7 +6593,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5260,7 +6635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5329,7 +6704,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5459,7 +6834,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5501,7 +6876,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5515,7 +6890,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -5529,7 +6904,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5648,7 +7023,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5690,7 +7065,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5704,7 +7079,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -5721,7 +7096,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -5840,7 +7215,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -5882,7 +7257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -5896,13 +7271,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -6021,7 +7396,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6063,7 +7438,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
                 /** @description ETag of the version you read; a stale one answers 412 */
                 "if-match"?: string;
@@ -6077,7 +7452,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description true: no cancellation fee (the hotel’s decision) */
@@ -6086,7 +7461,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation as the hotel sees it (API.md 7.2); header ETag carries its version */
+            /** @description The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version */
             200: {
                 headers: {
                     /** @description The reservation’s version, `"<version>"`; send it back in `If-Match`. */
@@ -6205,7 +7580,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6317,7 +7692,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6359,7 +7734,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description makes a retry safe: same key + same body replays the first response for 24 h */
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6513,7 +7888,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6624,7 +7999,7 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6665,8 +8040,8 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description attempts, 1–100 (default 50) */
-                limit?: string;
+                /** @description attempts (default 50) */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6779,7 +8154,92 @@ export interface operations {
                 headers: {
                     /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description One item per limit: `"general";q=<quota>;w=<window seconds>`. */
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPaymentsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "stripe",
+                     *       "publishableKey": "pk_test_…"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description `test`: send the test tokens of API.md 4; `stripe`: take the card with Stripe Elements */
+                        provider: "test" | "stripe";
+                        /** @description With `stripe`: the key to load Stripe.js with (`Stripe(publishableKey)`) */
+                        publishableKey?: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -6840,6 +8300,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `internal_error`: a fault of the service, logged with the request id */
             500: {
                 headers: {
@@ -6874,6 +8345,17 @@ export interface operations {
                         /** @example ok */
                         status: string;
                     };
+                };
+            };
+            /** @description `headers_too_large`: the URL and headers together over 16 KiB */
+            431: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `internal_error`: a fault of the service, logged with the request id */
@@ -6925,14 +8407,14 @@ export interface operations {
                      * @description when the change was made
                      */
                     createdAt: string;
-                    /** @description what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked */
+                    /** @description what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked */
                     data: {
                         [key: string]: unknown;
                     };
                     hotelId: string;
                     /** @description the event id `evt_…`; also sent as `Innkeep-Event-Id` */
                     id: string;
-                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `calendar.updated` */
+                    /** @description one of `reservation.created`, `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `reservation.departed`, `reservation.no_show`, `checkin.started`, `checkin.completed`, `payment.succeeded`, `payment.refunded`, `payment.failed`, `payment.disputed`, `payment.refund_failed`, `payment.voided`, `calendar.updated`, `channel.conflict` */
                     type: string;
                 };
             };

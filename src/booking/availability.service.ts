@@ -39,12 +39,13 @@ export async function evaluate(
   stay: StayInput,
   today: string,
   only?: { roomTypeId: string; ratePlanId: string },
+  now: Date = ctx.clock.now(),
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
   const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
   return evaluateStay(
     hotel,
-    { ...stay, today },
+    { ...stay, today, now },
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     only,
     nights,
@@ -115,12 +116,12 @@ export function ratePlanSummary(plan: RatePlan) {
  * which follows every committed change (another process's within about a second, API.md 2.1);
  * the database is read when the view cannot answer (a stay beyond its window, a lost listener).
  */
-async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, today: string) {
+async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, today: string, now: Date) {
   const nights = await NightStore.of(ctx.db).nights(hotel, today, stay.checkIn, stay.checkOut);
-  if (!nights) return evaluate(ctx, hotel, stay, today);
+  if (!nights) return evaluate(ctx, hotel, stay, today, undefined, now);
   return evaluateStay(
     hotel,
-    { ...stay, today },
+    { ...stay, today, now },
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     undefined,
     nights,
@@ -129,8 +130,8 @@ async function searchNights(ctx: BookingContext, hotel: Hotel, stay: StayInput, 
 }
 
 export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
-  const { req, hotel, today } = prepareStay(ctx, body);
-  const { offers, unavailable } = await searchNights(ctx, hotel, req, today);
+  const { req, hotel, now, today } = prepareStay(ctx, body);
+  const { offers, unavailable } = await searchNights(ctx, hotel, req, today, now);
   if (offers.length === 0) throw noOfferError(unavailable);
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
@@ -159,10 +160,14 @@ export async function createQuote(
   options: WriteOptions<QuoteResponse> = {},
 ): Promise<QuoteResponse> {
   const { req, hotel, now, today } = prepareStay(ctx, body);
-  const { offers, unavailable } = await evaluate(ctx, hotel, req, today, {
-    roomTypeId: req.roomTypeId,
-    ratePlanId: req.ratePlanId,
-  });
+  const { offers, unavailable } = await evaluate(
+    ctx,
+    hotel,
+    req,
+    today,
+    { roomTypeId: req.roomTypeId, ratePlanId: req.ratePlanId },
+    now,
+  );
   const offer = offers[0];
   if (!offer) throw noOfferError(unavailable);
   // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { NameLanguage } from '../catalog/localized-name.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
@@ -22,6 +25,7 @@ import { createReservation, type NewReservation } from './commands/create-reserv
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
+import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
 import {
   CancelRequest,
   ModifyRequest,
@@ -30,13 +34,7 @@ import {
 } from './reservation-requests.schemas.ts';
 
 const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'makes a retry safe: same key + same body replays the first response for 24 h',
-    }),
-  ),
+  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
 });
 const AuthHeaders = Type.Object({
   ...IdempotencyHeaders.properties,
@@ -50,11 +48,11 @@ const security = [{ reservationToken: [] }];
 /** The commands' context for one request: the app's parts and the request's log. */
 const withLog = (ctx: AppContext, log: CommandContext['log']): CommandContext => ({ ...ctx, log });
 
-/** The answer of a PATCH or cancel: the reservation as it is now. */
-const currentReservation = (row: ReservationRow) => ({
+/** The answer of a PATCH or cancel: the reservation as it is now, named in the caller's language. */
+const currentReservation = (ctx: AppContext, lang: NameLanguage | null) => (row: ReservationRow) => ({
   status: 200,
-  headers: { etag: etagOf(row) },
-  payload: reservationView(row),
+  headers: { etag: etagOf(row), ...languageHeaders(lang) },
+  payload: namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang),
 });
 
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
@@ -84,7 +82,22 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         },
       },
     },
-    async (request) => searchAvailability(ctx, request.body),
+    async (request, reply) => {
+      const lang = requestLanguage(request);
+      const result = await searchAvailability(ctx, request.body);
+      const names = namer(ctx.catalog.get(result.hotel.id), lang);
+      withLanguage(reply, lang);
+      return {
+        ...result,
+        hotel: { ...result.hotel, name: names.hotel(result.hotel.name) },
+        offers: result.offers.map((o) => ({
+          ...o,
+          roomType: names.roomType(o.roomType),
+          ratePlan: names.ratePlan(o.ratePlan),
+        })),
+        unavailable: result.unavailable.map((u) => ({ ...u, roomType: names.roomType(u.roomType) })),
+      };
+    },
   );
 
   app.post(
@@ -113,7 +126,12 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       // With a key, the stored response commits with the quote (a retry never makes a second one).
-      const answer = atomicReply(request, reply, (quote: QuoteResponse) => ({ status: 201, payload: quote }));
+      const lang = requestLanguage(request);
+      const answer = atomicReply(request, reply, (quote: QuoteResponse) => ({
+        status: 201,
+        headers: languageHeaders(lang),
+        payload: namedStay(ctx.catalog.get(quote.hotelId), quote, lang),
+      }));
       return answer.send(await createQuote(ctx, request.body, answer));
     },
   );
@@ -148,10 +166,15 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       // The response (the only one carrying the access token) commits with the reservation.
+      const lang = requestLanguage(request);
       const answer = atomicReply(request, reply, ({ row, accessToken }: NewReservation) => ({
         status: 201,
-        headers: { etag: etagOf(row), location: `/api/v1/booking/reservations/${row.code}` },
-        payload: { ...reservationView(row), accessToken },
+        headers: {
+          etag: etagOf(row),
+          location: `/api/v1/booking/reservations/${row.code}`,
+          ...languageHeaders(lang),
+        },
+        payload: { ...namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang), accessToken },
       }));
       const created = await createReservation(
         withLog(ctx, request.log),
@@ -186,7 +209,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const accessToken = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await readReservation(ctx, code, { kind: 'guest', accessToken });
-      return reply.header('etag', etagOf(row)).send(reservationView(row));
+      const lang = requestLanguage(request);
+      return withLanguage(reply, lang)
+        .header('etag', etagOf(row))
+        .send(namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang));
     },
   );
 
@@ -228,7 +254,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
+      const answer = atomicReply(request, reply, currentReservation(ctx, requestLanguage(request)));
       const row = await modifyReservation(
         withLog(ctx, request.log),
         code,
@@ -253,6 +279,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: AuthHeaders,
         params: ReservationParams,
         body: CancelRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(Reservation),
           ...problemResponses(
@@ -276,7 +303,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request, reply) => {
       const token = requiredCredential(request);
       const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation);
+      const answer = atomicReply(request, reply, currentReservation(ctx, requestLanguage(request)));
       const row = await cancelReservation(
         withLog(ctx, request.log),
         code,

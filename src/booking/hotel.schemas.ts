@@ -22,6 +22,23 @@ export const PublicHotel = Type.Object(
         maxOccupancy: Type.Integer({ description: 'guests per room' }),
       }),
     ),
+    ratePlans: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        refundable: Type.Boolean(),
+        prepayment: Type.Union([Type.Literal('none'), Type.Literal('full')]),
+      }),
+      { description: 'the rate plans, as offers of a search name them' },
+    ),
+    taxes: Type.Array(
+      Type.Object({
+        code: Type.String(),
+        name: Type.String(),
+        type: Type.Union(['per_adult_per_night', 'per_stay', 'percent_included'].map((p) => Type.Literal(p))),
+      }),
+      { description: 'the taxes, by the `code` of price lines and included taxes' },
+    ),
     services: Type.Array(
       Type.Object({
         id: Type.String(),

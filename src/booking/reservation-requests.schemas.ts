@@ -1,18 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { FreeText, Name } from '../infra/http/text-schemas.ts';
 import { HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
 
 const CatalogId = Type.String({ minLength: 1, maxLength: 64 });
 
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const GuestName = Name({ maxLength: 100 });
 const Email = Type.String({ format: 'email', maxLength: 254, examples: ['ana@example.com'] });
 const Phone = Type.String({ pattern: '^\\+?[0-9 ()./-]{5,30}$', examples: ['+351912345678'] });
 
 export const Guest = Type.Object(
   {
-    firstName: Name,
-    lastName: Name,
+    firstName: GuestName,
+    lastName: GuestName,
     email: Email,
     phone: Type.Optional(Phone),
   },
@@ -36,7 +37,7 @@ export const ReservationRequest = Type.Object(
   {
     quoteId: Type.String({ minLength: 1, maxLength: 100, examples: ['q_…'] }),
     guest: Guest,
-    specialRequests: Type.Optional(Type.String({ maxLength: 2000, examples: ['late arrival'] })),
+    specialRequests: Type.Optional(FreeText({ maxLength: 2000, examples: ['late arrival'] })),
     payment: Type.Optional(PaymentInput),
   },
   { additionalProperties: false },
@@ -55,8 +56,8 @@ const modifyFields = {
   guest: Type.Optional(
     Type.Object(
       {
-        firstName: Type.Optional(Name),
-        lastName: Type.Optional(Name),
+        firstName: Type.Optional(GuestName),
+        lastName: Type.Optional(GuestName),
         email: Type.Optional(Email),
         phone: Type.Optional(Type.Union([Phone, Type.Null()])),
       },
@@ -66,7 +67,7 @@ const modifyFields = {
       },
     ),
   ),
-  specialRequests: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  specialRequests: Type.Optional(Type.Union([FreeText({ maxLength: 2000 }), Type.Null()])),
   payment: Type.Optional(PaymentInput),
 };
 
@@ -77,7 +78,7 @@ export const ModifyRequest = Type.Object(modifyFields, {
 });
 export type ModifyRequest = Static<typeof ModifyRequest>;
 
-const Reason = Type.String({ maxLength: 500, examples: ['change of plans'] });
+const Reason = FreeText({ maxLength: 500, examples: ['change of plans'] });
 
 export const CancelRequest = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
 export type CancelRequest = Static<typeof CancelRequest>;
@@ -94,7 +95,7 @@ export const OperatorModifyRequest = Type.Object(
       }),
     ),
     internalNotes: Type.Optional(
-      Type.Union([Type.String({ maxLength: 5000 }), Type.Null()], {
+      Type.Union([FreeText({ maxLength: 5000 }), Type.Null()], {
         description: 'the hotel’s own notes, never shown to the guest; null clears them',
       }),
     ),
@@ -116,7 +117,7 @@ export type OperatorCancelRequest = Static<typeof OperatorCancelRequest>;
 export const ArriveRequest = Type.Object(
   {
     roomNumbers: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 20 }), {
+      Type.Array(Name({ maxLength: 20 }), {
         maxItems: 20,
         uniqueItems: true,
         description: 'the rooms given, at most the reservation’s `rooms`',

@@ -1,10 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CatalogName, type Named } from './localized-name.ts';
 
 /**
  * The catalogue file (API.md section 6). Unknown properties are tolerated (and reported as
  * warnings by the loader) so a hotel can keep its own annotations in the file; every known
  * property is checked strictly.
  */
+
+/**
+ * A catalogue type as loaded: its `name` (a string or names by language in the file) becomes the
+ * plain `name` and, when given, `names` by language (`localized-name.ts`). Distributes over unions.
+ */
+type Loaded<T> = T extends { name: unknown } ? Omit<T, 'name'> & Named : never;
 
 const Id = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'catalogue id' });
 /**
@@ -22,7 +29,7 @@ const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
 export const RoomTypeDef = Type.Object({
   id: Id,
-  name: Type.String({ minLength: 1 }),
+  name: CatalogName,
   count: Type.Integer({ minimum: 0, maximum: 100_000 }),
   maxAdults: Type.Integer({ minimum: 1, maximum: 100 }),
   maxChildren: Type.Integer({ minimum: 0, maximum: 100 }),
@@ -32,7 +39,7 @@ export const RoomTypeDef = Type.Object({
     Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: '\\S' }), { maxItems: 100_000 }),
   ),
 });
-export type RoomTypeDef = Static<typeof RoomTypeDef>;
+export type RoomTypeDef = Loaded<Static<typeof RoomTypeDef>>;
 
 export const RoomPrice = Type.Object({
   base: MinorUnits,
@@ -54,7 +61,7 @@ export type Prepayment = Static<typeof Prepayment>;
 
 export const RatePlanDef = Type.Object({
   id: Id,
-  name: Type.String({ minLength: 1 }),
+  name: CatalogName,
   refundable: Type.Boolean(),
   prepayment: Prepayment,
   /** Days before check-in (hotel-local midnight) until which cancellation is free. Default 0. */
@@ -64,7 +71,7 @@ export const RatePlanDef = Type.Object({
   prices: Type.Record(Type.String(), RoomPrice),
   seasons: Type.Optional(Type.Array(SeasonDef)),
 });
-export type RatePlanDef = Static<typeof RatePlanDef>;
+export type RatePlanDef = Loaded<Static<typeof RatePlanDef>>;
 
 export const ServicePricing = Type.Union([
   Type.Literal('per_stay'),
@@ -76,27 +83,27 @@ export type ServicePricing = Static<typeof ServicePricing>;
 
 export const ServiceDef = Type.Object({
   id: Id,
-  name: Type.String({ minLength: 1 }),
+  name: CatalogName,
   pricing: ServicePricing,
   amount: MinorUnits,
 });
-export type ServiceDef = Static<typeof ServiceDef>;
+export type ServiceDef = Loaded<Static<typeof ServiceDef>>;
 
 export const TaxDef = Type.Union([
   Type.Object({
     code: Id,
-    name: Type.String({ minLength: 1 }),
+    name: CatalogName,
     type: Type.Union([Type.Literal('per_adult_per_night'), Type.Literal('per_stay')]),
     amount: MinorUnits,
   }),
   Type.Object({
     code: Id,
-    name: Type.String({ minLength: 1 }),
+    name: CatalogName,
     type: Type.Literal('percent_included'),
     rate: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
   }),
 ]);
-export type TaxDef = Static<typeof TaxDef>;
+export type TaxDef = Loaded<Static<typeof TaxDef>>;
 
 export const RestrictionDef = Type.Object({
   from: PeriodDate,
@@ -113,7 +120,7 @@ export type RestrictionDef = Static<typeof RestrictionDef>;
 
 export const HotelDef = Type.Object({
   id: Id,
-  name: Type.String({ minLength: 1 }),
+  name: CatalogName,
   timezone: Type.String({ minLength: 1, description: 'IANA time zone, e.g. Europe/Lisbon' }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }),
   checkInTime: Type.Optional(LocalTime),
@@ -139,6 +146,7 @@ export type CatalogFile = Static<typeof CatalogFile>;
 export interface Hotel {
   id: string;
   name: string;
+  names?: Named['names'];
   timezone: string;
   currency: string;
   checkInTime: string;

@@ -12,12 +12,12 @@ export const CheckinProgress = Type.Object(
     completedAt: Type.Optional(Type.String({ format: 'date-time', description: 'once completed' })),
     steps: Type.Array(StepView, {
       description:
-        'the session’s steps, data masked as the guest sees it (API.md 3.2); empty before a session exists',
+        'the session’s steps, data masked as the guest sees it (docs/api.md §3.2); empty before a session exists',
     }),
   },
   {
     description:
-      'Check-in progress for the hotel (API.md 7.2). Never the session id: it is the guest’s bearer secret.',
+      'Check-in progress for the hotel (docs/api.md §7.2). Never the session id: it is the guest’s bearer secret.',
   },
 );
 export type CheckinProgress = Static<typeof CheckinProgress>;

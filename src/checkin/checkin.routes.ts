@@ -112,6 +112,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
             'reservation_cancelled',
             'session_expired',
             'rate_limited',
+            'idempotency_key_reused',
+            'idempotency_in_progress',
           ),
         },
       },

@@ -48,6 +48,7 @@ export function buildSessionView(input: {
       rooms: r.rooms,
       roomType: { id: r.stay.roomType.id, name: r.stay.roomType.name },
       guestName: `${r.guest.firstName} ${r.guest.lastName}`,
+      guestEmail: r.guest.email,
       total: money(r.totalAmount),
       balanceDue: money(balanceDue(r)),
     },

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import type { ProblemDetailEntry } from '../infra/http/problems.ts';
+import { TEXT_PATTERN_MESSAGES } from '../infra/http/text-schemas.ts';
 import { STEP_SUBMISSIONS } from './checkin.schemas.ts';
 import { STEP_NAMES, type StepName, stepNamed } from './steps/index.ts';
 import type { AcceptedStep, StepRules } from './steps/step.ts';
@@ -41,6 +42,8 @@ function describeSchemaError(error: ValueError): string {
     case ValueErrorType.StringFormat:
       return schema.format === 'date' ? 'must be a calendar date YYYY-MM-DD' : `must be a ${schema.format}`;
     case ValueErrorType.StringPattern:
+      if (TEXT_PATTERN_MESSAGES[String(schema.pattern)])
+        return TEXT_PATTERN_MESSAGES[String(schema.pattern)] as string;
       return typeof schema.description === 'string'
         ? `is not in the expected format (${schema.description})`
         : 'is not in the expected format';

@@ -10,7 +10,13 @@ export const EVENT_TYPES = [
   'checkin.completed',
   'payment.succeeded',
   'payment.refunded',
+  // With a real provider (API.md 4): money the hotel must know about outside a booking's own flow.
+  'payment.failed',
+  'payment.disputed',
+  'payment.refund_failed',
+  'payment.voided',
   'calendar.updated',
+  'channel.conflict',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,9 +2,9 @@ import type { Encryptor } from '../infra/crypto/encryption.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
+import { OutboundAddressError, resolveOutboundTarget } from '../infra/net/outbound-address.ts';
 import { type AttemptRecord, deliveryRepository } from './delivery.repository.ts';
 import { typesOfPattern } from './event-types.ts';
-import { resolveWebhookTarget, WebhookAddressError } from './webhook-address.ts';
 import { webhookEndpointsRepository as repo, type WebhookEndpoint } from './webhook-endpoints.repository.ts';
 
 /** Who acts: an operator key's id and hotels (null = every hotel). */
@@ -64,9 +64,9 @@ export async function createEndpoint(
     hotelIds = [...new Set(body.hotelIds)];
   }
   try {
-    await resolveWebhookTarget(body.url, deps.allowPrivate, deps.resolve);
+    await resolveOutboundTarget(body.url, { allowPrivate: deps.allowPrivate, resolve: deps.resolve });
   } catch (error) {
-    if (error instanceof WebhookAddressError) throw invalid('/body/url', error.message);
+    if (error instanceof OutboundAddressError) throw invalid('/body/url', error.message);
     throw error;
   }
   const id = randomToken('we_', 12);

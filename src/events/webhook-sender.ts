@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveWebhookTarget, WebhookAddressError } from './webhook-address.ts';
+import { OutboundAddressError, resolveOutboundTarget } from '../infra/net/outbound-address.ts';
 
 /** `Innkeep-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (API.md 8.2). */
 export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
@@ -47,13 +47,16 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptResult> 
     durationMs: Math.round(performance.now() - started),
   });
   try {
-    const target = await abortable(resolveWebhookTarget(options.url, options.allowPrivate), signal);
+    const target = await abortable(
+      resolveOutboundTarget(options.url, { allowPrivate: options.allowPrivate }),
+      signal,
+    );
     const status = await post(target.url, target.address, target.family, options, signal);
     return done(status, null);
   } catch (error) {
     if (timeout.aborted) return done(null, `timeout after ${options.timeoutMs} ms`);
     if (signal.aborted) return done(null, 'aborted (shutdown)');
-    if (error instanceof WebhookAddressError) return done(null, `refused: the URL ${error.message}`);
+    if (error instanceof OutboundAddressError) return done(null, `refused: the URL ${error.message}`);
     const code = (error as { code?: unknown }).code;
     return done(null, typeof code === 'string' ? code : String((error as Error).message ?? error));
   }

@@ -36,6 +36,13 @@ const CalendarNight = Type.Object({
   rooms: Type.Integer({ description: 'rooms for sale that night' }),
   sold: Type.Integer(),
   left: Type.Integer(),
+  external: Type.Integer({
+    description: 'rooms held by events of imported iCal feeds (API.md 11.1), counted out of `left`',
+  }),
+  conflicts: Type.Integer({
+    description:
+      'external holds that found no room left (Innkeep had sold it): overbookings the hotel must resolve',
+  }),
   restrictions: Type.Object(
     {
       stopSell: Type.Boolean(),

@@ -6,6 +6,7 @@ import { calendarRepository as repo } from './calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from './calendar.schemas.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { nightsOf, planCalendarPatch, rangeErrors } from './calendar-update.ts';
+import { channelNights } from './external-holds.ts';
 import { type HotelNights, hotelNights, sellsRoomType } from './hotel-nights.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
 import { announceCalendarChange } from './night-store.ts';
@@ -41,8 +42,20 @@ export async function loadHotelNightsForWrite(
   return loadHotelNights(tx, hotel, from, to, roomTypeIds);
 }
 
-/** The calendar of API.md 7.4 for `from`..`to` (inclusive): every room type, in catalogue order. */
-export function calendarView(nights: HotelNights, from: string, to: string): CalendarView {
+/** External holds per `room type\u0000night` (API.md 11.1): all of them, and those counted in `sold`. */
+export type ChannelNights = Map<string, { holds: number; taken: number }>;
+
+/**
+ * The calendar of API.md 7.4 for `from`..`to` (inclusive): every room type, in catalogue order.
+ * Holds of other channels are counted in the inventory's sold rooms; the calendar shows them apart
+ * (`external`), with the overbookings among them (`conflicts`), and `sold` as Innkeep's own.
+ */
+export function calendarView(
+  nights: HotelNights,
+  from: string,
+  to: string,
+  channel: ChannelNights = new Map(),
+): CalendarView {
   const { hotel } = nights;
   const dates = nightsOf(from, to);
   return {
@@ -55,11 +68,14 @@ export function calendarView(nights: HotelNights, from: string, to: string): Cal
         id: roomType.id,
         nights: dates.map((date) => {
           const r = nights.restrictionsOn(roomType.id, null, date);
+          const held = channel.get(`${roomType.id}\u0000${date}`);
           return {
             date,
             rooms: nights.roomsOn(roomType.id, date),
-            sold: nights.soldOn(roomType.id, date),
+            sold: nights.soldOn(roomType.id, date) - (held?.taken ?? 0),
             left: nights.leftOn(roomType.id, date),
+            external: held?.holds ?? 0,
+            conflicts: held ? held.holds - held.taken : 0,
             restrictions: {
               stopSell: r.stopSell !== null,
               closedToArrival: r.closedToArrival !== null,
@@ -79,7 +95,11 @@ export function calendarView(nights: HotelNights, from: string, to: string): Cal
 export async function readCalendar(db: Executor, hotel: Hotel, from: string, to: string) {
   const errors = rangeErrors(from, to, '/query/to');
   if (errors.length > 0) throw validationProblem(errors);
-  return calendarView(await loadHotelNights(db, hotel, from, to), from, to);
+  const [nights, channel] = await Promise.all([
+    loadHotelNights(db, hotel, from, to),
+    channelNights(db, hotel.id, from, to),
+  ]);
+  return calendarView(nights, from, to, channel);
 }
 
 function roomsBelowSoldError(hotel: Hotel, refused: RoomsBelowSold[]): AppError {
@@ -137,7 +157,8 @@ export async function updateCalendar(
     await repo.deleteCleared(tx, hotel.id, from, to);
     await announceCalendarChange(tx, hotel.id);
     await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: body });
-    const view = calendarView(await loadHotelNights(tx, hotel, from, to), from, to);
+    const channel = await channelNights(tx, hotel.id, from, to);
+    const view = calendarView(await loadHotelNights(tx, hotel, from, to), from, to, channel);
     return finishWrite(tx, view, options);
   });
 }

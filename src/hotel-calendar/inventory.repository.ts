@@ -45,7 +45,7 @@ const OVERRIDE_JOIN = `LEFT JOIN calendar_overrides o
  * one order every writer of inventory shares, so concurrent bookings and calendar changes cannot
  * deadlock.
  */
-async function createAndLock(tx: Executor, hotelId: string, types: string[], nights: string[]) {
+export async function createAndLock(tx: Executor, hotelId: string, types: string[], nights: string[]) {
   await tx.query(
     `INSERT INTO inventory (hotel_id, room_type_id, night, total)
      SELECT $1, t.room_type_id, t.night, ${ROOMS_SQL}

@@ -1,24 +1,49 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
+const UNRESERVED = /[A-Za-z0-9._~-]/;
+const unreservedAt = (hex: string) => UNRESERVED.test(String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** Rounds of decoding before masking: each undoes one layer of encoding; more than this is an attack's. */
+const MAX_DECODING_ROUNDS = 8;
+
 /**
  * Decodes percent-encoded unreserved characters (RFC 3986 2.3: `%63` is `c`, the same URL), so
- * `/sessions/%63ks_…` or `cks%5F…` is seen as the id it spells. Other escapes stay as they are:
- * decoding `%2F` or `%20` would make logged URLs ambiguous.
+ * `/sessions/%63ks_…` or `cks%5F…` is seen as the id it spells, and repeats until nothing changes
+ * (bounded), so a double-encoded `%2563ks_…` (`%25` is `%`) is seen too: a router or proxy that
+ * decodes once more would serve it as the session. Other escapes stay as they are: decoding `%2F`
+ * or `%20` would make logged URLs ambiguous.
  */
 function decodeUnreserved(text: string): string {
-  return text.replace(/%([0-9a-f]{2})/gi, (encoded, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
-  });
+  let current = text;
+  for (let round = 0; round < MAX_DECODING_ROUNDS && current.includes('%'); round++) {
+    const next = current
+      // `%25` (`%`) before an escape of an unreserved character, however deeply nested: one layer less.
+      .replace(/%25((?:25)*)([0-9a-f]{2})/gi, (encoded, nested: string, hex: string) =>
+        unreservedAt(hex) ? `%${nested}${hex}` : encoded,
+      )
+      .replace(/%([0-9a-f]{2})/gi, (encoded, hex: string) =>
+        unreservedAt(hex) ? String.fromCharCode(Number.parseInt(hex, 16)) : encoded,
+      );
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 /**
- * Session ids, access tokens and operator keys are bearer secrets that can appear in URLs; logs keep only a
- * prefix long enough to correlate requests of one session. The match runs on the decoded text
- * and anywhere in it (no word boundary): masking too much in a log costs nothing.
+ * Prefixes of the bearer secrets this service issues or holds: check-in session ids (`cks_`),
+ * reservation access tokens (`rat_`), operator keys (`ik_`), webhook signing secrets (`whsec_`),
+ * and Stripe secret and restricted keys, should one be pasted into a message.
+ */
+const SECRET = /(cks|rat|ik|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
+
+/**
+ * Secrets that can appear in URLs or messages; logs keep only a prefix long enough to correlate
+ * requests of one session. The match runs on the decoded text and anywhere in it (no word
+ * boundary): masking too much in a log costs nothing.
  */
 export function maskSecrets(text: string): string {
-  return decodeUnreserved(text).replace(/(cks|rat|ik)_([0-9a-z]{4})[0-9a-z]+/gi, '$1_$2…');
+  return decodeUnreserved(text).replace(SECRET, '$1_$2…');
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -1,7 +1,10 @@
 /**
- * RFC 4180 CSV: CRLF between records, a field quoted when it holds a comma, a quote, CR or LF,
- * quotes inside doubled. A field a spreadsheet would run as a formula (starting with `=`, `+`,
- * `-`, `@`, tab or CR: OWASP "CSV injection") is prefixed with `'`, since guests type the names.
+ * RFC 4180 CSV (API.md 7.3): CRLF between records, every text field quoted, quotes inside doubled.
+ * Quoting every field, not only those holding a comma, keeps a spreadsheet whose list separator is
+ * `;` (Excel in Spanish or Portuguese) from splitting `x;=1+1` and reading `=1+1` as a formula. A
+ * field a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR: OWASP
+ * "CSV injection") is also prefixed with `'`, since guests type the names. An absent value (null)
+ * is an empty, unquoted field.
  */
 export function toCsv(
   header: readonly string[],
@@ -11,7 +14,7 @@ export function toCsv(
 }
 
 function csvField(value: string | null): string {
-  let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (value === null) return '';
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${text.replaceAll('"', '""')}"`;
 }

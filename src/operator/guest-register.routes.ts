@@ -59,8 +59,9 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
           [
             'Every guest (primary and companions) of every confirmed reservation arriving on `date` whose',
             'check-in step `guest_details` is done, with the identity document number in full.',
-            '`Accept: text/csv` answers the same as RFC 4180 CSV with a header row (a field starting with',
-            "`=`, `+`, `-` or `@` is prefixed with `'` so no spreadsheet runs it). Every read is written to",
+            '`Accept: text/csv` answers the same as RFC 4180 CSV with a header row, every text cell quoted',
+            "(a field starting with `=`, `+`, `-`, `@`, tab or CR also prefixed with `'`), so no spreadsheet,",
+            'whatever its list separator, reads a formula. Every read is written to',
             'the audit log (key, hotel, date and number of guests; no identity data). After the identity',
             'purge the document is `null`. Never cached (`Cache-Control: no-store`).',
           ].join(' '),

@@ -68,8 +68,8 @@ export const REGISTER_CSV_HEADER = [
 ] as const;
 
 export const GuestRegisterCsv = Type.String({
-  description: `RFC 4180 CSV with a header row: ${REGISTER_CSV_HEADER.join(', ')} (document columns empty when \`document\` is null)`,
+  description: `RFC 4180 CSV with a header row: ${REGISTER_CSV_HEADER.join(', ')}; every text cell quoted (document columns empty and unquoted when \`document\` is null)`,
   examples: [
-    `${REGISTER_CSV_HEADER.join(',')}\r\nR7K3M9Q2X,primary,Ana,Silva,1988-04-02,PT,passport,CA1234567,PT,2031-05-20,2027-03-01,2027-03-04\r\n`,
+    `${REGISTER_CSV_HEADER.map((name) => `"${name}"`).join(',')}\r\n"R7K3M9Q2X","primary","Ana","Silva","1988-04-02","PT","passport","CA1234567","PT","2031-05-20","2027-03-01","2027-03-04"\r\n`,
   ],
 });

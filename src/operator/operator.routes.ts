@@ -4,6 +4,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
 import { guestRegisterRoutes } from './guest-register.routes.ts';
 import { hotelsRoutes } from './hotels.routes.ts';
+import { icalOperatorRoutes } from './ical.routes.ts';
 import { keysRoutes } from './keys.routes.ts';
 import type { KeysDeps } from './keys.service.ts';
 import { createOperatorAuthenticator, guardOperatorRoutes } from './operator-auth.ts';
@@ -38,6 +39,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
   await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
+  await app.register(icalOperatorRoutes, { ctx });
   await app.register(reservationsRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
   await app.register(webhooksRoutes, {

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Name } from '../infra/http/text-schemas.ts';
 import { SCOPES, type Scope } from './scopes.ts';
 
 const EXAMPLE_KEY_ID = 'key_7m2k9q4xw1c8v5bn3t6h';
@@ -7,7 +8,7 @@ const Instant = (description: string) => Type.String({ format: 'date-time', desc
 export const ScopeSchema = Type.Unsafe<Scope>({
   type: 'string',
   enum: [...SCOPES],
-  description: 'an operator scope (API.md 7.1)',
+  description: 'an operator scope (docs/api.md §7.1)',
 });
 export const HotelId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
@@ -19,7 +20,7 @@ const HotelIds = Type.Union([Type.Array(HotelId), Type.Null()], {
 
 export const CreateKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100, description: 'who or what uses the key' }),
+    name: Name({ maxLength: 100, description: 'who or what uses the key' }),
     scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     hotelIds: Type.Optional(
       Type.Union([Type.Array(HotelId, { minItems: 1, maxItems: 200, uniqueItems: true }), Type.Null()], {
@@ -123,9 +124,11 @@ export const AuditEntrySchema = Type.Object(
 export const AuditQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,3}$', description: 'entries per page, 1–200 (default 50)' }),
+      Type.Integer({ minimum: 1, maximum: 200, description: 'entries per page (default 50)' }),
     ),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: '`nextCursor` of the previous page' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: '`nextCursor` of the previous page' }),
+    ),
   },
   { additionalProperties: false },
 );

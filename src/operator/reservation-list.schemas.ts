@@ -25,10 +25,11 @@ export const ReservationListQuery = Type.Object(
       }),
     ),
     limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,3}$', description: 'reservations per page, 1–200 (default 50)' }),
+      Type.Integer({ minimum: 1, maximum: 200, description: 'reservations per page (default 50)' }),
     ),
     cursor: Type.Optional(
       Type.String({
+        minLength: 1,
         maxLength: 1000,
         description:
           '`nextCursor` of the previous page; it carries the filters, so they may be left out (if sent, they must be the same)',

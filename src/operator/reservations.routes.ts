@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
-import { cancelReservation } from '../booking/commands/cancel-reservation.ts';
+import { cancellationChargeNow, cancelReservation } from '../booking/commands/cancel-reservation.ts';
 import type { ChangeOptions, CommandContext } from '../booking/commands/command.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';
 import { checkinProgress } from '../checkin/checkin-progress.ts';
 import type { AppContext } from '../context.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
@@ -91,7 +92,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Read a reservation as the hotel',
         ...operatorOperation(
           'reservations:read',
-          'The reservation with `internalNotes`, `source`, its stay at the front desk and its check-in progress (steps with data masked as in API.md 3.2; never the session id). Header `ETag` carries its version.',
+          'The reservation with `internalNotes`, `source`, its stay at the front desk, its check-in progress (steps with data masked as in docs/api.md §3.2; never the session id) and `cancellationCharge`: what cancelling it now would charge (fee, refund, due), or null when it cannot be cancelled. Header `ETag` carries its version.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,
@@ -102,7 +103,10 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await readReservation(ctx, code, deskOf(request));
       const checkin = await checkinProgress(ctx.db, row);
-      return reply.header('etag', etagOf(row)).send({ ...operatorReservationView(row), checkin });
+      const cancellationCharge = cancellationChargeNow(row, ctx.clock.now());
+      return reply
+        .header('etag', etagOf(row))
+        .send({ ...operatorReservationView(row), checkin, cancellationCharge });
     },
   );
 
@@ -115,7 +119,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Change a reservation as the hotel',
         ...operatorOperation(
           'reservations:write',
-          'The body and rules of the guest’s PATCH (API.md 2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.',
+          'The body and rules of the guest’s PATCH (docs/api.md §2.4), plus `force: true` to change the stay of a non-refundable plan and `internalNotes` (string, or null to clear). Honours `If-Match`.',
         ),
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
@@ -150,11 +154,12 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Cancel a reservation as the hotel',
         ...operatorOperation(
           'reservations:write',
-          'As the guest’s cancel (API.md 2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.',
+          'As the guest’s cancel (docs/api.md §2.5), with the fee 0 when `waiveFee` is true. Cancelling a cancelled reservation answers it unchanged. The body is optional.',
         ),
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
         body: OperatorCancelRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),

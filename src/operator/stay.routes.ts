@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
 import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
 import type { AppContext } from '../context.ts';
+import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { operatorOperation } from './operator.docs.ts';
 import { AUTH_PROBLEMS, changeReservation, optionalBody, WRITE_PROBLEMS } from './reservations.routes.ts';
@@ -37,6 +38,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           'On or after the check-in date and before the check-out date (hotel-local), a confirmed `expected` stay becomes `in_house`. `roomNumbers`: at most `rooms` of them, the room type’s own when the catalogue lists them (else `400`), not held by another stay in house on overlapping nights (`409 no_availability`).',
         ),
         body: ArriveRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable', 'no_availability'),
@@ -61,6 +63,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           'An `in_house` stay becomes `checked_out`. An early departure keeps the booked nights (no automatic refund).',
         ),
         body: DepartRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
@@ -85,6 +88,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           'From the day after the check-in date, an `expected` stay becomes `no_show`: every night’s rooms are released and the fee is the rate plan’s penalty (the total for a non-refundable plan), as for a late cancellation, unless `waiveFee`. The reservation becomes `cancelled`, with `cancellation.reason` `no_show`.',
         ),
         body: NoShowRequest,
+        ...OPTIONAL_BODY,
         response: {
           200: Type.Ref(OperatorReservation),
           ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/event-types.ts';
+import { FreeText } from '../infra/http/text-schemas.ts';
 import { HotelId } from './operator.schemas.ts';
 
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
@@ -31,7 +32,7 @@ export const EventSchema = Type.Object(
     hotelId: Type.String(),
     data: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'what changed (API.md 8.1); never a secret: no access token, no session id, identity data masked',
+        'what changed (docs/api.md §8.1); never a secret: no access token, no session id, identity data masked',
     }),
   },
   {
@@ -45,18 +46,20 @@ export const FeedQuery = Type.Object(
   {
     after: Type.Optional(
       Type.String({
+        minLength: 1,
         maxLength: 100,
         description: 'the id of the last event seen (`nextCursor`); absent = from the oldest kept',
       }),
     ),
     types: Type.Optional(
       Type.String({
+        minLength: 1,
         maxLength: 1000,
         description: 'comma-separated event types or `prefix.*`, e.g. `reservation.created,checkin.*`',
       }),
     ),
     limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,4}$', description: 'events per page, 1–500 (default 100)' }),
+      Type.Integer({ minimum: 1, maximum: 500, description: 'events per page (default 100)' }),
     ),
   },
   { additionalProperties: false },
@@ -74,6 +77,7 @@ export const FeedPage = Type.Object(
 );
 
 const EventPattern = Type.String({
+  minLength: 1,
   maxLength: 100,
   description: 'an event type, or `prefix.*` for every type under it (`reservation.*`)',
 });
@@ -95,7 +99,7 @@ export const CreateEndpointBody = Type.Object(
         description: 'only these hotels’ events; absent = every hotel the key sees',
       }),
     ),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(FreeText({ maxLength: 500 })),
   },
   {
     additionalProperties: false,
@@ -148,9 +152,7 @@ export const EndpointParams = Type.Object({
 
 export const AttemptsQuery = Type.Object(
   {
-    limit: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,3}$', description: 'attempts, 1–100 (default 50)' }),
-    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'attempts (default 50)' })),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,5 @@
+import { preferredLanguage } from '../infra/http/accept-language.ts';
+
 /** The languages the pages speak; the first is the fallback. */
 export const PAGE_LANGUAGES = ['en', 'es', 'pt'] as const;
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
@@ -13,19 +15,5 @@ function isPageLanguage(value: string): value is PageLanguage {
  */
 export function pickLanguage(queryLang: unknown, acceptLanguage: string | undefined): PageLanguage {
   if (typeof queryLang === 'string' && isPageLanguage(queryLang)) return queryLang;
-  const ranked = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = q ? Number(q.slice(2)) : 1;
-      return {
-        base: tag.toLowerCase().split('-')[0] ?? '',
-        quality: Number.isFinite(quality) ? quality : 0,
-        index,
-      };
-    })
-    .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  return (ranked.find((entry) => isPageLanguage(entry.base))?.base as PageLanguage | undefined) ?? 'en';
+  return preferredLanguage(acceptLanguage, PAGE_LANGUAGES) ?? 'en';
 }

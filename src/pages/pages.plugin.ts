@@ -39,13 +39,42 @@ export const PAGES_CSP = {
   },
 };
 
+/** Where Stripe.js comes from (API.md 4): with this provider its origin is the one third party allowed. */
+export interface PagesPayments {
+  stripeJsUrl: string | null;
+}
+
+/**
+ * The pages' CSP: with Stripe, its script, its card fields' frames and its API (Stripe's own
+ * CSP guidance); otherwise nothing but this origin.
+ */
+export function pagesCsp(payments: PagesPayments) {
+  if (!payments.stripeJsUrl) return PAGES_CSP;
+  const js = new URL(payments.stripeJsUrl).origin;
+  const official = js === 'https://js.stripe.com';
+  const stripeFrames = official ? [js, 'https://*.js.stripe.com', 'https://hooks.stripe.com'] : [js];
+  return {
+    ...PAGES_CSP,
+    directives: {
+      ...PAGES_CSP.directives,
+      scriptSrc: ["'self'", ...(official ? [js, 'https://*.js.stripe.com'] : [js])],
+      frameSrc: stripeFrames,
+      connectSrc: ["'self'", ...(official ? ['https://api.stripe.com'] : [js])],
+    },
+  };
+}
+
 /**
  * The pages (API.md section 9): `/book/{hotel}`, `/checkin`, `/checkin/{session}` for guests,
  * `/desk` for hotel staff, and their assets under `/assets/`. Scoped (not fastify-plugin): its
  * compression and CSP stay on its routes. A new page is one more `sendPage(…)` route, a
  * `web/<page>/<page>.js` module and its texts in each catalogue.
  */
-export async function pagesPlugin(app: FastifyInstance, opts: { catalog: CatalogStore }) {
+export async function pagesPlugin(
+  app: FastifyInstance,
+  opts: { catalog: CatalogStore; payments?: PagesPayments },
+) {
+  const payments = opts.payments ?? { stripeJsUrl: null };
   // Versioned at start from the files' contents (no build step): see static-assets.ts.
   const assets = loadStaticAssets(WEB_ROOT);
   const asset = (path: string) => assetUrl(assets, path);
@@ -55,7 +84,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
 
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
-  const pageHelmet = { contentSecurityPolicy: PAGES_CSP };
+  const pageHelmet = { contentSecurityPolicy: pagesCsp(payments) };
 
   const sendPage = (
     request: FastifyRequest<{ Querystring: { lang?: string } }>,
@@ -66,7 +95,15 @@ export async function pagesPlugin(app: FastifyInstance, opts: { catalog: Catalog
   ) => {
     const lang = pickLanguage(request.query.lang, request.headers['accept-language']);
     const texts = catalogues[lang];
-    const html = renderShell({ page, lang, texts, title: texts[titleKey] ?? titleKey, data, asset });
+    const pageData = payments.stripeJsUrl ? { ...data, 'stripe-js': payments.stripeJsUrl } : data;
+    const html = renderShell({
+      page,
+      lang,
+      texts,
+      title: texts[titleKey] ?? titleKey,
+      data: pageData,
+      asset,
+    });
     // The shell names the assets' version, so it is revalidated on every visit (a 304 when
     // unchanged) while the assets themselves are cached for good.
     const etag = contentEtag(html);

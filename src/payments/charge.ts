@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from '../infra/db/database.ts';
+import type { Database, Transaction } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
 import { type PaymentPurpose, paymentLedger } from './payment-ledger.ts';
 import type { PaymentProvider } from './payment-provider.ts';
+import { attemptRefund } from './refund-attempts.ts';
 
 /** What moving money needs: the provider, and a log for the failures only a human can settle. */
 export interface PaymentDeps {
@@ -27,8 +28,10 @@ export function assertUsableToken(deps: Pick<PaymentDeps, 'payments'>, token: st
 /**
  * Charges a card inside the transaction `tx` and writes the ledger row with it. Money follows the
  * data: when this attempt does not commit (a later refusal, a lost race, a retry, a failed commit),
- * the charge is refunded, so "nothing is charged when the change fails" holds whatever fails.
- * A decline throws `402 payment_failed`, rolling the caller's transaction back.
+ * the charge is given back (refunded at once, or by a provider with idempotent charges kept for the
+ * retry that reuses it: `PaymentProvider.abandon`), so "nothing is charged when the change fails"
+ * holds whatever fails. A decline throws `402 payment_failed`, rolling the caller's transaction
+ * back; one that needs the guest (3-D Secure) carries `nextAction`.
  */
 export async function chargeWithinTransaction(
   tx: Transaction,
@@ -41,6 +44,9 @@ export async function chargeWithinTransaction(
     token: string;
     /** Our reference at the provider: reservation code + purpose. */
     reference: string;
+    /** What the payment is for, stable across retries (see ChargeRequest.idempotencyBasis). */
+    idempotencyBasis?: string;
+    hotelId?: string;
     /** The detail of the 402 on a decline. */
     declined?: (message: string, declineCode: string) => string;
     /** Where the token was in the request body (the 402's `errors[].path`). */
@@ -48,18 +54,34 @@ export async function chargeWithinTransaction(
   },
 ): Promise<Charge> {
   const { amount, currency, token, reference } = charge;
-  const outcome = await deps.payments.charge({ amount, currency, token, reference });
-  if (!outcome.ok) {
-    const detail = charge.declined?.(outcome.message, outcome.declineCode);
-    throw new AppError('payment_failed', detail ?? `${outcome.message} Nothing was booked or charged.`, {
-      errors: [
-        {
-          path: charge.tokenPath ?? '/payment/token',
-          message: outcome.message,
-          declineCode: outcome.declineCode,
-        },
-      ],
+  const outcome = await deps.payments.charge({
+    amount,
+    currency,
+    token,
+    reference,
+    idempotencyBasis: charge.idempotencyBasis ?? reference,
+    ...(charge.hotelId ? { hotelId: charge.hotelId } : {}),
+  });
+  const decline = (message: string, declineCode: string, members?: Record<string, unknown>) => {
+    const detail = charge.declined?.(message, declineCode);
+    return new AppError('payment_failed', detail ?? `${message} Nothing was booked or charged.`, {
+      errors: [{ path: charge.tokenPath ?? '/payment/token', message, declineCode }],
+      ...(members ? { members } : {}),
     });
+  };
+  if (!outcome.ok) {
+    throw decline(
+      outcome.message,
+      outcome.declineCode,
+      outcome.nextAction ? { nextAction: outcome.nextAction } : undefined,
+    );
+  }
+  // A payment sent back as a token (a PaymentIntent after 3-D Secure) pays for one thing only.
+  if (await paymentLedger.chargeOwner(tx, deps.payments.name, outcome.providerRef)) {
+    throw decline('This payment was already used for another reservation or change.', 'payment_already_used');
+  }
+  if (deps.payments.claim && !(await deps.payments.claim(tx, outcome.providerRef))) {
+    throw decline('This payment was cancelled and refunded; please pay again.', 'payment_refunded');
   }
   const made: Charge = {
     providerRef: outcome.providerRef,
@@ -71,6 +93,16 @@ export async function chargeWithinTransaction(
   tx.onEnd(async (committed) => {
     if (committed) return;
     try {
+      if (deps.payments.abandon) {
+        await deps.payments.abandon({
+          providerRef: made.providerRef,
+          amount,
+          currency,
+          reference,
+          hotelId: charge.hotelId ?? null,
+        });
+        return;
+      }
       await deps.payments.refund({
         providerRef: made.providerRef,
         amount,
@@ -97,12 +129,15 @@ export async function chargeWithinTransaction(
 }
 
 /**
- * Records a refund in the ledger inside `tx`; it reaches the provider only once `tx` has
- * committed (a refund for a change that did not happen would give away money).
+ * Records a refund in the ledger inside `tx`, `pending`, against the reservation's charges (newest
+ * first); it reaches the provider only once `tx` has committed (a refund for a change that did not
+ * happen would give away money). A refund that fails then stays `pending` for the payment worker,
+ * which retries it with backoff and, when the provider refuses it for good, marks it `failed` and
+ * tells the hotel (`payment.refund_failed`): never lost.
  */
 export async function refundWithinTransaction(
   tx: Transaction,
-  deps: PaymentDeps,
+  deps: PaymentDeps & { db: Database },
   refund: {
     reservationId: number;
     purpose: PaymentPurpose;
@@ -111,22 +146,40 @@ export async function refundWithinTransaction(
     reference: string;
   },
 ): Promise<void> {
-  const { amount, currency, reference } = refund;
+  const { amount, reference } = refund;
+  let left = amount;
+  const ids: number[] = [];
+  for (const charge of await paymentLedger.refundableCharges(tx, refund.reservationId)) {
+    if (left === 0) break;
+    const part = Math.min(left, charge.left);
+    left -= part;
+    ids.push(await pendingRefund(tx, deps, refund, part, charge.providerRef));
+  }
+  // Money paid outside the ledger (none today): the provider is asked without a charge to name.
+  if (left > 0) ids.push(await pendingRefund(tx, deps, refund, left, null));
   tx.onEnd(async (committed) => {
     if (!committed) return;
-    try {
-      await deps.payments.refund({ providerRef: null, amount, currency, reference });
-    } catch (err) {
-      deps.log.error({ err, amount, reference }, 'refund failed after commit; retry by hand');
-    }
+    for (const id of ids) await attemptRefund(deps.db, deps, id, `${reference}`);
   });
-  await paymentLedger.record(tx, {
+}
+
+function pendingRefund(
+  tx: Transaction,
+  deps: PaymentDeps,
+  refund: { reservationId: number; purpose: PaymentPurpose; currency: string },
+  amount: number,
+  chargeRef: string | null,
+): Promise<number> {
+  return paymentLedger.record(tx, {
     reservationId: refund.reservationId,
     kind: 'refund',
     purpose: refund.purpose,
     amount,
-    currency,
+    currency: refund.currency,
     provider: deps.payments.name,
+    // The provider's own reference replaces this once the refund is made.
     providerRef: `refund_${randomUUID()}`,
+    status: 'pending',
+    chargeRef,
   });
 }

@@ -1,3 +1,5 @@
+import type { Executor } from '../infra/db/database.ts';
+
 /** What the booking and check-in flows need from a card processor. Card data never reaches us: only tokens. */
 export interface ChargeRequest {
   amount: number;
@@ -5,23 +7,67 @@ export interface ChargeRequest {
   token: string;
   /** Our reference for the charge (reservation code + purpose), for the provider's records. */
   reference: string;
+  /**
+   * What this payment is for, the same on every retry of it (the quote, the reservation's version,
+   * the balance at check-in): a provider derives its idempotency key from it, so a retried request,
+   * a crash before our commit or two processes never charge twice.
+   */
+  idempotencyBasis?: string;
+  hotelId?: string;
+}
+
+/** What the guest must still do before the provider can charge (3-D Secure): API.md section 4. */
+export interface NextAction {
+  type: 'stripe';
+  clientSecret: string;
 }
 
 export type ChargeResult =
   | { ok: true; providerRef: string; brand?: string; last4?: string }
-  | { ok: false; declineCode: string; message: string };
+  | { ok: false; declineCode: string; message: string; nextAction?: NextAction };
+
+export interface RefundRequest {
+  /** The provider's reference of the charge to refund (null: the provider picks; the test provider). */
+  providerRef: string | null;
+  amount: number;
+  currency: string;
+  reference: string;
+  /** The same for every attempt at one refund, so a retried attempt never refunds twice. */
+  idempotencyKey?: string;
+}
+
+/** A refund the provider refused for good (not a fault to retry): it needs a human. */
+export class RefundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundRefused';
+  }
+}
 
 export interface PaymentProvider {
   readonly name: string;
   /** False for a token this provider can never accept (a client error, not a decline). */
   recognises(token: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  refund(request: {
-    providerRef: string | null;
+  /** Throws RefundRefused when the provider will never make this refund; any other error may pass. */
+  refund(request: RefundRequest): Promise<{
+    providerRef: string;
+  }>;
+  /**
+   * A charge whose transaction did not commit. Without this the charge is refunded at once; a
+   * provider with idempotent charges keeps it for the retry that will reuse it (and refunds it
+   * later if none comes).
+   */
+  abandon?(charge: {
+    providerRef: string;
     amount: number;
     currency: string;
     reference: string;
-  }): Promise<{
-    providerRef: string;
-  }>;
+    hotelId: string | null;
+  }): Promise<void>;
+  /**
+   * Inside the transaction that records the charge: claims it for this payment. False when the
+   * provider already gave the money back (an abandoned charge refunded before its retry came).
+   */
+  claim?(tx: Executor, providerRef: string): Promise<boolean>;
 }

@@ -139,6 +139,19 @@ export const reservationRepository = {
     return one(rows);
   },
 
+  /** Money given back at the payment provider (a refund from Stripe's dashboard): paid goes down. */
+  async refundedAtProvider(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations
+       SET paid_amount = GREATEST(paid_amount - $2, 0),
+           payment_status = CASE WHEN paid_amount - $2 <= 0 THEN 'refunded' ELSE 'partially_refunded' END,
+           version = version + 1, updated_at = $3
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, amount, now],
+    );
+    return one(rows);
+  },
+
   /**
    * Starts the check-in of a confirmed reservation that has not started it (`checkin.status`
    * `in_progress`), locking the row, in one statement: answers the row as it is now, or null when

@@ -36,7 +36,8 @@ export const CancellationPolicy = Type.Object(
   {
     refundable: Type.Boolean(),
     freeCancellationUntil: Type.Union([Instant, Type.Null()], {
-      description: 'cancellation is free before this instant; null for a non-refundable plan',
+      description:
+        'cancellation is free before this instant; null for a non-refundable plan, and when that instant had already passed at quote time (cancelling then costs `penalty` from the start)',
     }),
     penalty: MoneyRef,
   },
@@ -69,7 +70,7 @@ export const StayState = Type.Object(
     departedAt: Type.Union([Instant, Type.Null()]),
     roomNumbers: Type.Array(Type.String(), { description: 'the rooms given at arrival' }),
   },
-  { description: 'The stay as the front desk records it (API.md 7.5)' },
+  { description: 'The stay as the front desk records it (docs/api.md §7.5)' },
 );
 
 const PaymentState = Type.Object({
@@ -133,7 +134,7 @@ export const OperatorReservation = Type.Object(
   },
   {
     $id: 'OperatorReservation',
-    description: 'The reservation as the hotel sees it (API.md 7.2); header ETag carries its version',
+    description: 'The reservation as the hotel sees it (docs/api.md §7.2); header ETag carries its version',
   },
 );
 export type OperatorReservation = Static<typeof OperatorReservation>;

@@ -321,6 +321,37 @@ describe('method_not_allowed, payload_too_large, unsupported_media_type', () => 
     }
   });
 
+  it('answers 405 to QUERY (a method with a body) on a known path, with or without a body', async () => {
+    // Its missing or foreign Content-Type is no reason for a 400 or 415: no route reads that body.
+    for (const [url, allow] of [
+      [`${BOOKING}/availability/search`, 'POST'],
+      [`${BOOKING}/reservations/R7K3M9Q2X`, 'GET, HEAD, PATCH'],
+      ['/healthz', 'GET, HEAD'],
+      ['/api/v1/operator/hotels', 'GET, HEAD'],
+    ] as const) {
+      for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
+        const res = await t.inject({
+          method: 'QUERY' as 'GET',
+          url,
+          headers,
+          payload: 'content-type' in headers ? '{' : undefined,
+        });
+        assertProblem(res, 405, 'method_not_allowed');
+        assert.equal(res.headers.allow, allow, url);
+      }
+    }
+    // An unknown path stays 404, whatever its body.
+    const unknown = await t.inject({ method: 'QUERY' as 'GET', url: `${BOOKING}/nowhere` });
+    assertProblem(unknown, 404, 'not_found');
+    const badJson = await t.inject({
+      method: 'POST',
+      url: `${BOOKING}/nowhere`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
+    assertProblem(badJson, 404, 'not_found');
+  });
+
   it('answers 413 payload_too_large for a body over 1 MiB', async () => {
     const big = JSON.stringify({ ...searchBody(), padding: 'x'.repeat(1024 * 1024) });
     assertProblem(await raw('POST', `${BOOKING}/availability/search`, big), 413, 'payload_too_large');

@@ -35,9 +35,12 @@ describe('GET /api/v1/booking/hotels/{hotel}', () => {
       pricing: 'per_guest_per_night',
       amount: { amount: 1500, currency: 'GBP' },
     });
-    // Room counts, rate plan prices, taxes and restrictions stay private.
+    // Room counts, rate plan prices, tax amounts and restrictions stay private: rate plans and
+    // taxes are named (as offers and price lines name them by id), no more.
     assert.equal(JSON.stringify(body).includes('count'), false);
-    assert.equal(body.ratePlans, undefined);
+    for (const plan of body.ratePlans)
+      assert.deepEqual(Object.keys(plan), ['id', 'name', 'refundable', 'prepayment']);
+    for (const tax of body.taxes) assert.deepEqual(Object.keys(tax), ['code', 'name', 'type']);
     assert.equal(body.restrictions, undefined);
   });
 

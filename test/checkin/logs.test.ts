@@ -84,6 +84,12 @@ describe('logs of a check-in', () => {
         `cks_${hex(rest[0] as string)}${rest.slice(1)}`,
         `cks_${rest.slice(0, -1)}${hex(rest.at(-1) as string)}`,
         [...id].map(hex).join(''),
+        // Encoded twice or more (`%25` is `%`): a proxy or router that decodes again serves the id.
+        `%2563ks_${rest}`,
+        `%252563ks_${rest}`,
+        `cks%255F${rest}`,
+        `%25%36%33ks_${rest}`,
+        `cks_${hex(rest[0] as string).replace('%', '%25')}${rest.slice(1)}`,
       ];
       for (const encoded of encodings) {
         assertProblem(

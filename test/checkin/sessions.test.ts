@@ -72,6 +72,7 @@ describe('POST /checkin/sessions', () => {
         rooms: 1,
         roomType: { id: 'suite', name: 'Suite' },
         guestName: 'João Conceição',
+        guestEmail: 'joao@example.com',
         total: booked.reservation.total,
         balanceDue: booked.reservation.total,
       });

@@ -505,7 +505,7 @@ describe('step validation', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents the check-in operations and every step body as a union discriminated by step', async () => {
+  it('documents the check-in operations and every step body as a union told apart by step', async () => {
     const { t } = await startCheckinApp();
     try {
       const res = await t.inject({ method: 'GET', url: '/api/v1/openapi.json' });
@@ -520,7 +520,9 @@ describe('OpenAPI', () => {
       for (const status of ['200', '400', '402', '404', '409', '410', '413'])
         assert.ok(step.responses[status], status);
       const schema = step.requestBody.content['application/json'].schema;
-      assert.deepEqual(schema.discriminator, { propertyName: 'step' });
+      // No `discriminator`: it selects only $ref'd schemas (Redocly warns on inline ones); each
+      // branch's `step` is a const instead.
+      assert.equal(schema.discriminator, undefined);
       const branches = schema.anyOf ?? schema.oneOf;
       assert.deepEqual(
         branches.map((b: Json) => b.properties.step.const ?? b.properties.step.enum?.[0]),

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { launchChromium, skipWithoutChromium } from '../helpers/browser.ts';
+import { docsAssets } from '../../src/infra/http/docs-assets.ts';
+import { launchChromium, seriousA11yViolations, skipWithoutChromium } from '../helpers/browser.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 describe('GET /docs: the API reference', () => {
@@ -79,6 +83,56 @@ describe('GET /docs: the API reference', () => {
     });
   }
 
+  it('links Swagger UI’s large files under content-hashed names, cacheable for a year, compressed once', async () => {
+    const page = await t.inject({ method: 'GET', url: '/docs' });
+    const hashed = assetsOf(page.body).filter((a) => a.startsWith('/docs/assets/'));
+    assert.deepEqual(hashed.map((a) => a.replace(/\.[0-9a-f]{16}\./, '.*.')).sort(), [
+      '/docs/assets/swagger-ui-bundle.*.js',
+      '/docs/assets/swagger-ui-standalone-preset.*.js',
+      '/docs/assets/swagger-ui.*.css',
+    ]);
+    assert.equal(
+      assetsOf(page.body).filter((a) => /\/static\/swagger-ui(-bundle)?\.(js|css)$/.test(a)).length,
+      0,
+    );
+    const staticDir = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
+      'static',
+    );
+    for (const url of hashed) {
+      const original = readFileSync(
+        path.join(staticDir, path.basename(url).replace(/\.[0-9a-f]{16}\./, '.')),
+      );
+      for (const [accept, encoding, decode] of [
+        ['br, gzip', 'br', brotliDecompressSync],
+        ['gzip, br;q=0', 'gzip', gunzipSync],
+        ['identity', undefined, (b: Buffer) => b],
+      ] as const) {
+        const res = await t.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        assert.equal(res.statusCode, 200, url);
+        assert.equal(res.headers['content-encoding'], encoding, `${url} for ${accept}`);
+        assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable', url);
+        assert.match(String(res.headers.vary), /accept-encoding/i);
+        assert.ok(decode(res.rawPayload).equals(original), `${url} (${accept}) is the file`);
+        const again = await t.inject({
+          method: 'GET',
+          url,
+          headers: { 'if-none-match': String(res.headers.etag) },
+        });
+        assert.equal(again.statusCode, 304);
+      }
+    }
+    // Compressed once per process: the same bytes are handed out again.
+    const bundle = [...docsAssets().values()].find((a) => a.file === 'swagger-ui-bundle.js');
+    const first = bundle?.encoded('br');
+    assert.ok(bundle && first !== undefined && bundle.encoded('br') === first);
+    assert.equal(
+      (await t.inject({ method: 'GET', url: '/docs/assets/swagger-ui-bundle.0000000000000000.js' }))
+        .statusCode,
+      404,
+    );
+  });
+
   it('keeps API answers uncompressed and uncached: compression is for the document and the page', async () => {
     const res = await t.inject({
       method: 'GET',
@@ -132,6 +186,15 @@ describe('GET /docs in a headless browser', { skip: skipWithoutChromium }, () =>
         assert.ok(url.startsWith(`${origin}/`) || url.startsWith('data:'), `${url} is same-origin`);
       }
       assert.deepEqual(problems, [], 'no console error (a CSP violation would be one)');
+
+      // Accessible as far as Swagger UI's options and a theme allow: as loaded, then with an
+      // operation, its schemas and its examples open.
+      assert.deepEqual(await seriousA11yViolations(page), [], 'axe: nothing serious or critical');
+      await page.click('.opblock-summary-control >> nth=1');
+      await page.waitForSelector('.opblock-body');
+      for (const button of (await page.$$('.json-schema-2020-12-expand-deep-button')).slice(0, 3))
+        await button.click();
+      assert.deepEqual(await seriousA11yViolations(page), [], 'axe, with an operation open');
     } finally {
       await browser.close();
     }

@@ -350,6 +350,11 @@ describe('webhook URL checks (SSRF)', () => {
     'https://169.254.169.254/latest/meta-data',
     'https://localhost/hook', // a name resolving to loopback
     'https://[::ffff:127.0.0.1]/hook',
+    'https://[::127.0.0.1]/hook', // IPv4-compatible
+    'https://[::ffff:0:127.0.0.1]/hook', // SIIT
+    'https://[64:ff9b:1::7f00:1]/hook', // local-use NAT64
+    'https://[64:ff9b::a9fe:a9fe]/hook', // NAT64 of the metadata service
+    'https://[2002:a00:1::1]/hook', // 6to4 of 10.0.0.1
     'https://100.100.100.200/hook',
     'https://[fd00:ec2::254]/hook',
     'https://0.0.0.0/hook',

@@ -1,11 +1,32 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { seededDataDir } from '../helpers/test-database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The environment without what an npm running this test passes down: the project's .npmrc decides. */
+const ownEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'),
+  );
+
+function npm(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', args, { cwd, env: ownEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
 
 describe('npm start', () => {
   it('writes only the service’s JSON log lines to stdout (no npm banner or warning), and exits 0 on SIGTERM', {
@@ -15,9 +36,7 @@ describe('npm start', () => {
     // test/postgres/migrations.test.ts checks on an empty DATA_DIR. The start still makes its keys.
     const dataDir = await seededDataDir('innkeep-npm-start-');
     // The project's .npmrc must decide, not settings inherited from an npm that runs this test.
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'DATABASE_URL'),
-    );
+    const env = ownEnv();
     const child = spawn('npm', ['start'], {
       cwd: ROOT,
       env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
@@ -48,9 +67,41 @@ describe('npm start', () => {
         assert.doesNotThrow(() => JSON.parse(line), `stdout line is not JSON: ${JSON.stringify(line)}`);
       }
       assert.ok(lines.some((line) => JSON.parse(line).msg === 'stopped'));
+      // npm is not silenced to get there: its banner is on stderr.
+      assert.match(stderr, /> innkeep@[^ ]+ start/);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('still says what went wrong: a mistyped script, an install whose lockfile is out of step', {
+    timeout: 60_000,
+  }, async () => {
+    const typo = await npm(['run', 'strat'], ROOT);
+    assert.notEqual(typo.code, 0);
+    assert.match(typo.stderr, /Missing script: "strat"/);
+
+    // A project with this .npmrc whose lockfile lacks a dependency: refused before anything is fetched.
+    const dir = await mkdtemp(path.join(tmpdir(), 'innkeep-npmrc-'));
+    try {
+      await copyFile(path.join(ROOT, '.npmrc'), path.join(dir, '.npmrc'));
+      const manifest = { name: 'lock-check', version: '1.0.0', dependencies: { 'left-pad': '1.3.0' } };
+      await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+      const lock = {
+        name: 'lock-check',
+        version: '1.0.0',
+        lockfileVersion: 3,
+        requires: true,
+        packages: { '': { name: 'lock-check', version: '1.0.0' } },
+      };
+      await writeFile(path.join(dir, 'package-lock.json'), JSON.stringify(lock));
+      const ci = await npm(['ci', '--no-audit', '--no-fund'], dir);
+      assert.notEqual(ci.code, 0);
+      assert.match(ci.stderr, /npm error .*in sync/);
+      assert.match(ci.stderr, /Missing: left-pad@1\.3\.0 from lock file/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

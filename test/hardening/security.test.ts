@@ -98,11 +98,11 @@ describe('GET /metrics', () => {
     const body = await scrape();
     assert.match(
       body,
-      /http_requests_total\{method="POST",route="\/api\/v1\/booking\/reservations\/:reservation\/cancel",status_code="200"\} 1/,
+      /^innkeep_http_requests_total\{method="POST",route="\/api\/v1\/booking\/reservations\/:reservation\/cancel",status_code="200"\} 1/m,
     );
     assert.match(
       body,
-      /http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/booking\/quote",status_code="201"\}/,
+      /^innkeep_http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/api\/v1\/booking\/quote",status_code="201"\}/m,
     );
     assert.ok(!body.includes(id), 'no reservation code in any label');
     assert.ok(!body.includes(accessToken), 'no token in any label');
@@ -131,9 +131,13 @@ describe('GET /metrics', () => {
 
   it('exposes database pool usage and process metrics', async () => {
     const body = await scrape();
-    for (const state of ['total', 'idle', 'waiting']) {
-      assert.match(body, new RegExp(`innkeep_db_pool_connections\\{state="${state}"\\} \\d+`));
+    for (const state of ['total', 'idle']) {
+      assert.match(body, new RegExp(`^innkeep_db_pool_connections\\{state="${state}"\\} \\d+$`, 'm'));
     }
+    // Requests waiting for a connection are not connections: a metric of their own.
+    assert.doesNotMatch(body, /innkeep_db_pool_connections\{state="waiting"\}/);
+    assert.match(body, /^innkeep_db_pool_waiting_requests \d+$/m);
+    assert.doesNotMatch(body, /^http_/m, 'every request metric carries the service prefix');
     for (const name of [
       'process_cpu_seconds_total',
       'process_resident_memory_bytes',

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -143,10 +144,38 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * Words a page shows where a value was missing: `null`, `undefined` or `NaN` in its text or in
+ * what it says to screen readers (the DOM writes a `null` child as the word "null"). Each finding
+ * with a little of the text around it.
+ */
+export async function brokenText(page: Page): Promise<string[]> {
+  // A string, run in the page: this file is compiled without the DOM's types.
+  const said: string = await page.evaluate(`[
+    document.title,
+    document.body.innerText,
+    ...[...document.querySelectorAll('[aria-label], [alt], [title], [placeholder]')].flatMap((el) =>
+      ['aria-label', 'alt', 'title', 'placeholder'].map((name) => el.getAttribute(name) ?? ''),
+    ),
+  ].join('\\n')`);
+  return [...said.matchAll(/\b(null|undefined|NaN)\b/g)].map((m) =>
+    said.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\s+/g, ' '),
+  );
+}
+
+/** Fails when the page shows `null`, `undefined` or `NaN` (see brokenText). */
+export async function assertNoBrokenText(page: Page, screen: string): Promise<void> {
+  assert.deepEqual(await brokenText(page), [], `"${screen}" shows a missing value as text`);
+}
+
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
 
-/** Saves docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1 (kept in the repo for the README). */
+/**
+ * Saves docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1 (kept in the repo for the README).
+ * Every screen worth a picture is first checked for missing values shown as text, in every run.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await assertNoBrokenText(page, name);
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });

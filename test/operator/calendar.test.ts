@@ -83,12 +83,23 @@ describe('operator calendar', () => {
         {
           id: 'double',
           nights: [
-            { date: night(20), rooms: 10, sold: 1, left: 9, restrictions: open, prices: { flex, nonref } },
+            {
+              date: night(20),
+              rooms: 10,
+              sold: 1,
+              left: 9,
+              external: 0,
+              conflicts: 0,
+              restrictions: open,
+              prices: { flex, nonref },
+            },
             {
               date: night(21),
               rooms: 10,
               sold: 1,
               left: 9,
+              external: 0,
+              conflicts: 0,
               restrictions: { ...open, closedToArrival: true, minStay: 2 },
               prices: { flex, nonref },
             },
@@ -97,12 +108,23 @@ describe('operator calendar', () => {
         {
           id: 'suite',
           nights: [
-            { date: night(20), rooms: 2, sold: 0, left: 2, restrictions: open, prices: { flex: suite } },
+            {
+              date: night(20),
+              rooms: 2,
+              sold: 0,
+              left: 2,
+              external: 0,
+              conflicts: 0,
+              restrictions: open,
+              prices: { flex: suite },
+            },
             {
               date: night(21),
               rooms: 2,
               sold: 0,
               left: 2,
+              external: 0,
+              conflicts: 0,
               restrictions: { ...open, closedToArrival: true, minStay: 2 },
               prices: { flex: suite },
             },

@@ -57,7 +57,7 @@ describe('guest register', () => {
     await stepOk(app.t, oddSession, 'companions', {
       guests: [
         { firstName: '李', lastName: '小龍', dateOfBirth: '1990-11-27', nationality: 'CN' },
-        { firstName: 'Line\nBreak', lastName: '=SUM(A1)', dateOfBirth: '1991-01-02', nationality: 'NO' },
+        { firstName: 'x;=1+1', lastName: '=SUM(A1)', dateOfBirth: '1991-01-02', nationality: 'NO' },
       ],
     });
 
@@ -122,7 +122,7 @@ describe('guest register', () => {
         {
           ...stay(odd),
           role: 'companion',
-          firstName: 'Line\nBreak',
+          firstName: 'x;=1+1',
           lastName: '=SUM(A1)',
           dateOfBirth: '1991-01-02',
           nationality: 'NO',
@@ -136,7 +136,7 @@ describe('guest register', () => {
     assert.deepEqual((await register({ date: addDays(date, -1) })).json(), { data: [] });
   });
 
-  it('answers CSV for Accept: text/csv, quoting as RFC 4180 says', async () => {
+  it('answers CSV for Accept: text/csv, every text cell quoted (RFC 4180, API.md 7.3)', async () => {
     const res = await register({ date }, { accept: 'text/csv' });
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers['content-type']), /^text\/csv; charset=utf-8/);
@@ -147,29 +147,101 @@ describe('guest register', () => {
     const lines = res.body.split('\r\n');
     assert.equal(
       lines[0],
-      'reservationId,role,firstName,lastName,dateOfBirth,nationality,documentType,documentNumber,documentIssuingCountry,documentExpiryDate,checkIn,checkOut',
+      [
+        'reservationId',
+        'role',
+        'firstName',
+        'lastName',
+        'dateOfBirth',
+        'nationality',
+        'documentType',
+        'documentNumber',
+        'documentIssuingCountry',
+        'documentExpiryDate',
+        'checkIn',
+        'checkOut',
+      ]
+        .map((name) => `"${name}"`)
+        .join(','),
     );
+    const row = (...cells: Array<string | null>) =>
+      cells.map((cell) => (cell === null ? '' : `"${cell}"`)).join(',');
     assert.equal(lines.at(-1), '', 'every record ends with CRLF');
     const expiry = identityDocument(full.checkOut).expiryDate;
     assert.ok(
       lines.includes(
-        `${full.code},primary,Ana,Silva,1988-04-02,PT,passport,${DOCUMENT_NUMBER},PT,${expiry},${full.checkIn},${full.checkOut}`,
+        row(
+          full.code,
+          'primary',
+          'Ana',
+          'Silva',
+          '1988-04-02',
+          'PT',
+          'passport',
+          DOCUMENT_NUMBER,
+          'PT',
+          expiry,
+          full.checkIn,
+          full.checkOut,
+        ),
       ),
       res.body,
     );
     assert.ok(
       lines.includes(
-        `${odd.code},primary,"Ørjan ""Jr""","Berg, Sr",1988-04-02,PT,,,,,${odd.checkIn},${odd.checkOut}`,
+        row(
+          odd.code,
+          'primary',
+          'Ørjan ""Jr""',
+          'Berg, Sr',
+          '1988-04-02',
+          'PT',
+          null,
+          null,
+          null,
+          null,
+          odd.checkIn,
+          odd.checkOut,
+        ),
       ),
       res.body,
     );
     assert.ok(
-      lines.includes(`${odd.code},companion,李,小龍,1990-11-27,CN,,,,,${odd.checkIn},${odd.checkOut}`),
+      lines.includes(
+        row(
+          odd.code,
+          'companion',
+          '李',
+          '小龍',
+          '1990-11-27',
+          'CN',
+          null,
+          null,
+          null,
+          null,
+          odd.checkIn,
+          odd.checkOut,
+        ),
+      ),
       res.body,
     );
+    // `x;=1+1` stays one quoted cell for a spreadsheet splitting on `;`; `=SUM(A1)` is defused.
     assert.ok(
-      res.body.includes(
-        `${odd.code},companion,"Line\nBreak",'=SUM(A1),1991-01-02,NO,,,,,${odd.checkIn},${odd.checkOut}\r\n`,
+      lines.includes(
+        row(
+          odd.code,
+          'companion',
+          'x;=1+1',
+          "'=SUM(A1)",
+          '1991-01-02',
+          'NO',
+          null,
+          null,
+          null,
+          null,
+          odd.checkIn,
+          odd.checkOut,
+        ),
       ),
       res.body,
     );

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { addDays } from '../../src/calendar/dates.ts';
 import {
+  assertNoBrokenText,
   DESKTOP,
   launchChromium,
   openPage,
@@ -21,9 +22,22 @@ const checkIn = daysFromNow(30);
 const checkOut = daysFromNow(32);
 // Taken once, as the hotel is made: a test run across midnight still searches the restricted night.
 const restricted = daysFromNow(60);
+const base = makeHotel();
+// Names per language (API.md 9) where a hotel gives them; the suite keeps a plain name.
 const hotel = makeHotel({
   name: 'Harbour View',
   restrictions: [{ from: restricted, to: restricted, minStay: 3 }],
+  roomTypes: base.roomTypes.map((rt) =>
+    rt.id === 'double'
+      ? { ...rt, name: { en: 'Double Room', es: 'Habitación doble', pt: 'Quarto duplo' } }
+      : rt,
+  ),
+  ratePlans: base.ratePlans.map((rp) =>
+    rp.id === 'flex' ? { ...rp, name: { en: 'Flexible', es: 'Flexible', pt: 'Flexível' } } : rp,
+  ),
+  services: (base.services ?? []).map((sv) =>
+    sv.id === 'breakfast' ? { ...sv, name: { en: 'Breakfast', es: 'Desayuno', pt: 'Pequeno-almoço' } } : sv,
+  ),
 });
 
 describe('booking page', { skip: skipWithoutChromium }, () => {
@@ -78,7 +92,12 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     const emailError = page.locator(`#${await page.getByLabel('E-mail').getAttribute('id')}-error`);
     await emailError.waitFor();
     assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
-    assert.match(await page.locator('.form-alert').innerText(), /\/guest\/email/);
+    // In words a guest understands, in English too: no JSON pointer, no schema wording.
+    assert.equal(await emailError.innerText(), 'Enter an e-mail address like ana@example.com.');
+    assert.equal(
+      await page.locator('.form-alert').innerText(),
+      'Some details need correcting: see the messages next to the fields.',
+    );
 
     await page.getByLabel('E-mail').fill('ana@example.com');
     await page.getByRole('button', { name: 'Book' }).click();
@@ -120,6 +139,10 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: /^Pay .* and book$/ }).click();
     await page.locator('.form-alert').waitFor();
     assert.match(await page.locator('.form-alert').innerText(), /declin/i);
+    // Only the decline: the cards are marked, with no "choose a card" under them.
+    assert.equal(await page.locator('.field-error').count(), 0);
+    assert.equal(await page.locator('fieldset.cards').getAttribute('aria-invalid'), 'true');
+    await assertNoBrokenText(page, 'book: declined');
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.getByLabel(/Visa/).check();
@@ -128,6 +151,21 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     assert.match(await page.locator('main').innerText(), /Paid: €/);
     await screenshot(page, 'book-confirmed-phone');
     assert.deepEqual(foreignRequests, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it('says what cancelling costs from now when free cancellation has already ended', async () => {
+    const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
+    await page.goto(`${app.baseUrl}/book/${hotel.id}`);
+    // Tomorrow: the flexible rate's free cancellation ended (2 days before arrival).
+    await page.getByLabel('Check-in').fill(daysFromNow(1));
+    await page.getByLabel('Check-out').fill(daysFromNow(2));
+    await page.getByRole('button', { name: 'See prices' }).click();
+    const flex = page.locator('.offer').filter({ hasText: 'Double Room · Flexible' });
+    await flex.waitFor();
+    assert.match(await flex.innerText(), /Free cancellation has ended: cancelling from now on costs €/);
+    assert.doesNotMatch(await flex.innerText(), /Free cancellation until/);
+    await assertNoBrokenText(page, 'book: offers for tomorrow');
     assert.deepEqual(errors, []);
   });
 
@@ -164,6 +202,17 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     const total = await page.locator('.offer .total').first().innerText();
     assert.match(total, /^\d+,\d{2}\s€$/);
     assert.match(await page.locator('main').innerText(), /2 noites/);
+    // The catalogue's Portuguese names; a plain name (the suite's) as it is.
+    await page.locator('.offer').filter({ hasText: 'Quarto duplo · Flexível' }).waitFor();
+    await page.locator('.offer').filter({ hasText: 'Suite · Flexível' }).waitFor();
+    assert.match(await page.locator('form').innerText(), /Pequeno-almoço/);
+    await assertNoBrokenText(page, 'book: offers in Portuguese');
+    // Switching language names what is already shown in the new one.
+    await page.getByLabel('Idioma').selectOption('es');
+    await page.locator('.offer').filter({ hasText: 'Habitación doble · Flexible' }).waitFor();
+    assert.match(await page.locator('form').innerText(), /Desayuno/);
+    await page.getByLabel('Idioma').selectOption('pt');
+    await page.locator('.offer').filter({ hasText: 'Quarto duplo · Flexível' }).waitFor();
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.reload();
@@ -177,7 +226,7 @@ describe('booking page', { skip: skipWithoutChromium }, () => {
     await page.getByLabel('Entrada').fill(checkIn);
     await page.getByLabel('Saída').fill(checkOut);
     await page.getByRole('button', { name: 'Ver preços' }).click();
-    const flex = page.locator('.offer').filter({ hasText: 'Double Room · Flexible' });
+    const flex = page.locator('.offer').filter({ hasText: 'Quarto duplo · Flexível' });
     await flex.waitFor();
     // pt-BR (from Accept-Language / the browser's languages): the sign first, dot thousands.
     assert.match(await flex.locator('.total').innerText(), /^€\s[\d.]+,\d{2}$/);

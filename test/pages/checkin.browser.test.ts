@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  assertNoBrokenText,
   DESKTOP,
   launchChromium,
   openPage,
@@ -16,7 +17,8 @@ import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // /checkin and /checkin/{session} on a phone: find the booking, the five steps, the verified end.
 
-const hotel = makeHotel({ name: 'Harbour View' });
+// Named per language (API.md 9): the pages show the guest's.
+const hotel = makeHotel({ name: { en: 'Harbour View', es: 'Vista al Puerto' } });
 
 describe('check-in pages', { skip: skipWithoutChromium }, () => {
   let app: PagesApp;
@@ -87,13 +89,52 @@ describe('check-in pages', { skip: skipWithoutChromium }, () => {
     await expectA11y(page);
     await screenshot(page, 'checkin-details-phone');
 
-    // A validation error lands next to its field.
+    // The e-mail starts as the booking's.
+    assert.equal(await page.getByLabel('E-mail').inputValue(), 'ana@example.com');
+
+    // Each refusal lands next to its field, in words a guest understands (not the API's
+    // developer text), and an empty date of birth asks for it.
+    const errorOf = async (label: string) =>
+      page.locator(`#${await page.getByLabel(label).getAttribute('id')}-error`);
     await page.getByLabel('E-mail').fill('nope');
-    await page.getByLabel('Date of birth').fill('1988-04-02');
     await page.getByLabel('Nationality').fill('PT');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.locator('.field-error').first().waitFor();
+    await (await errorOf('E-mail')).waitFor();
     assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
+    assert.equal(
+      await (await errorOf('E-mail')).innerText(),
+      'Enter an e-mail address like ana@example.com.',
+    );
+    assert.equal(await (await errorOf('Date of birth')).innerText(), 'Enter the date of birth.');
+    assert.equal(
+      await page.locator('.form-alert').innerText(),
+      'Some details need correcting: see the messages next to the fields.',
+    );
+    const developerText = /\/data\/|ISO 3166|expected format|must match|alpha-2/;
+    assert.doesNotMatch(await page.locator('main').innerText(), developerText);
+    await assertNoBrokenText(page, 'check-in: details refused');
+    // A country code that is no country: refused next to the nationality, in the same words.
+    await page.getByLabel('E-mail').fill('ana@example.com');
+    await page.getByLabel('Date of birth').fill('1988-04-02');
+    await page.getByLabel('Nationality').fill('ZZ');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await (await errorOf('Nationality')).waitFor();
+    assert.equal(
+      await (await errorOf('Nationality')).innerText(),
+      'Enter a two-letter country code, e.g. PT, ES, GB.',
+    );
+    assert.doesNotMatch(await page.locator('main').innerText(), developerText);
+    // The same in Spanish.
+    await page.getByLabel('Language').selectOption('es');
+    await page.getByRole('heading', { name: 'Sus datos' }).waitFor();
+    assert.match(await page.locator('main').innerText(), /Vista al Puerto/);
+    await page.getByLabel('Fecha de nacimiento').fill('');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await (await errorOf('Fecha de nacimiento')).waitFor();
+    assert.equal(await (await errorOf('Fecha de nacimiento')).innerText(), 'Indique la fecha de nacimiento.');
+    assert.doesNotMatch(await page.locator('main').innerText(), developerText);
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.getByRole('heading', { name: 'Your details' }).waitFor();
     await fillGuestDetails(page);
 
     await page.getByRole('heading', { name: 'Other guests' }).waitFor();

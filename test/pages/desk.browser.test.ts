@@ -5,6 +5,7 @@ import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
 import { SCOPES } from '../../src/operator/scopes.ts';
 import {
+  assertNoBrokenText,
   DESKTOP,
   launchChromium,
   openPage,
@@ -20,7 +21,16 @@ import { makeHotel } from '../helpers/test-app.ts';
 // /desk: an operator key → today's arrivals, search, a reservation's details; and, once the
 // endpoints of the other operator work are served, the calendar and cancelling.
 
-const hotel = makeHotel({ name: 'Harbour View' });
+const base = makeHotel();
+// The double room is named per language (API.md 9); the desk names it in the page's language.
+const hotel = makeHotel({
+  name: 'Harbour View',
+  roomTypes: base.roomTypes.map((rt) =>
+    rt.id === 'double'
+      ? { ...rt, name: { en: 'Double Room', es: 'Habitación doble', pt: 'Quarto duplo' } }
+      : rt,
+  ),
+});
 const OPERATOR = '/api/v1/operator';
 
 /** The hotel's date `days` from now, in its time zone (as the page computes "today"). */
@@ -181,6 +191,7 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     // Spanish, with the same switch as the other pages.
     await page.getByLabel('Language').selectOption('es');
     await page.getByRole('heading', { name: `Reserva ${arriving}` }).waitFor();
+    await page.locator('.desk-facts').getByText('Habitación doble').waitFor();
 
     assert.deepEqual(foreignRequests, []);
     assert.deepEqual(errors, []);
@@ -246,8 +257,12 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await signIn(page);
     await page.getByRole('button', { name: 'Calendar' }).click();
     await page.getByRole('heading', { name: 'Calendar' }).waitFor();
-    await page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`).click();
-    await page.getByLabel(/Price per night, flex/).fill('150');
+    // Rate plans by name, not id.
+    const first = page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`);
+    assert.match(await first.innerText(), /Flexible €120\.00/);
+    assert.doesNotMatch(await first.innerText(), /flex €|nonref/);
+    await first.click();
+    await page.getByLabel(/Price per night, Flexible/).fill('150');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved.').waitFor();
     const cell = page.locator(`.desk-cell[data-room-type="double"][data-date="${night}"]`);
@@ -266,9 +281,37 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     assert.deepEqual(errors, []);
   });
 
-  it('cancels a reservation, waiving the fee (once operator cancel is served)', async (t) => {
+  it('on a phone, the calendar shows its caption whole and a fortnight of nights, scrolling sideways', async () => {
+    const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
+    await signIn(page);
+    await page.getByRole('button', { name: 'Calendar' }).click();
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    const caption = page.locator('.desk-grid-caption');
+    await caption.waitFor();
+    const box = await caption.boundingBox();
+    const width = PHONE.viewport?.width ?? 390;
+    assert.ok(box && box.x >= 0 && box.x + box.width <= width, 'the caption fits the screen');
+    const fits = (selector: string) =>
+      page.evaluate(
+        `(() => { const el = document.querySelector('${selector}'); return el.scrollWidth <= el.clientWidth })()`,
+      );
+    assert.equal(await fits('.desk-grid-caption'), true, 'nothing of it cut off');
+    const nights = await page.locator('.desk-grid thead th').count();
+    assert.ok(nights - 1 >= 7, `at least a week of nights (${nights - 1})`);
+    // The grid scrolls sideways inside its frame, not the page, and shows several nights at once.
+    assert.equal(await fits('.desk-grid-wrap'), false, 'the grid scrolls inside its frame');
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), true);
+    const visible = await page.evaluate(`[...document.querySelectorAll('.desk-grid thead th')].slice(1)
+      .filter((th) => th.getBoundingClientRect().right <= window.innerWidth).length`);
+    assert.ok(Number(visible) >= 3, `${visible} nights in view on a phone`);
+    await expectA11y(page);
+    await screenshot(page, 'desk-calendar-phone');
+    assert.deepEqual(errors, []);
+  });
+
+  it('cancels only after a confirmation showing the fee; keeping it changes nothing', async () => {
+    // Tomorrow: past the free cancellation (2 days before), so the flexible rate's first night.
     const code = await book({ firstName: 'Carla', lastName: 'Nunes' }, 1);
-    if (!(await served(t, 'POST', '/reservations/NOSUCHRES/cancel', 'operator cancel'))) return;
     const { page, errors } = await openPage(browser, app.baseUrl, PHONE);
     await signIn(page);
     await page.getByRole('button', { name: 'Search' }).first().click();
@@ -276,14 +319,82 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Search', exact: true }).last().click();
     await page.getByRole('button', { name: /Carla Nunes/ }).click();
     await page.getByRole('heading', { name: `Reservation ${code}` }).waitFor();
-    await page.getByLabel('Reason (optional)').fill('guest called');
-    await page.getByLabel('Waive the cancellation fee').check();
+    // Not arrived and not yet its day: no arrival, departure or no-show is offered.
+    assert.equal(await page.getByRole('button', { name: 'Mark as arrived' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Mark as departed' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Record a no-show' }).count(), 0);
+    await page.getByText(/The arrival can be recorded from/).waitFor();
+
     await page.getByRole('button', { name: 'Cancel reservation' }).click();
+    const confirm = page.locator('#confirm-cancel');
+    await confirm.waitFor();
+    assert.match(await confirm.innerText(), /Cancel this reservation\? A fee of €120\.00 will be charged/);
+    await expectA11y(page);
+    await screenshot(page, 'desk-cancel-confirm-phone');
+    await page.getByRole('button', { name: 'Keep the reservation' }).click();
+    assert.equal(await page.locator('#confirm-cancel').count(), 0);
+    const kept = await app.t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/reservations/${code}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(kept.json().status, 'confirmed');
+
+    await page.getByLabel('Reason (optional)').fill('guest called');
+    await page.getByRole('button', { name: 'Cancel reservation' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
     await page.getByText('Reservation cancelled.').waitFor();
     assert.match(await page.locator('.desk-facts').innerText(), /Cancelled/);
-    // Waived: no fee, although the stay starts tomorrow (past the free cancellation).
+    await page.getByText(/fee €120\.00/).waitFor();
+    // Nothing more to do with a cancelled reservation.
+    assert.equal(await page.locator('form.desk-cancel').count(), 0);
+    await assertNoBrokenText(page, 'desk: cancelled');
+    assert.deepEqual(errors, []);
+  });
+
+  it('cancels waiving the fee, and offers only what the stay allows once arrived and departed', async () => {
+    const code = await book({ firstName: 'Rui', lastName: 'Costa' }, 1);
+    const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
+    await signIn(page);
+    const openReservation = async (reservation: string) => {
+      await page.getByRole('button', { name: 'Search' }).first().click();
+      await page.getByLabel('Code, name or e-mail').fill(reservation);
+      await page.getByRole('button', { name: 'Search', exact: true }).last().click();
+      await page.getByRole('button', { name: new RegExp(reservation) }).click();
+      await page.getByRole('heading', { name: `Reservation ${reservation}` }).waitFor();
+    };
+    await openReservation(code);
+    await page.getByLabel('Waive the cancellation fee').check();
+    await page.getByRole('button', { name: 'Cancel reservation' }).click();
+    assert.match(
+      await page.locator('#confirm-cancel').innerText(),
+      /The fee is waived: nothing will be charged/,
+    );
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await page.getByText('Reservation cancelled.').waitFor();
     await page.getByText(/fee €0\.00/).waitFor();
+
+    // Arriving today: arrival and cancellation are offered; once in house only the departure;
+    // once departed, nothing (the API would refuse a cancellation then: 409).
+    const today = await book({ firstName: 'Eva', lastName: 'Lopes' }, 0);
+    await openReservation(today);
+    await page.getByRole('button', { name: 'Mark as arrived' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Cancel reservation' }).count(), 1);
+    await page.getByRole('button', { name: 'Mark as arrived' }).click();
+    await page.getByText('Arrival recorded.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Cancel reservation' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Mark as arrived' }).count(), 0);
+    await page.getByRole('button', { name: 'Mark as departed' }).click();
+    await page.getByText('Departure recorded.').waitFor();
+    for (const action of ['Cancel reservation', 'Mark as arrived', 'Mark as departed', 'Record a no-show']) {
+      assert.equal(await page.getByRole('button', { name: action }).count(), 0, `${action} after check-out`);
+    }
+    await page.reload();
+    await page.getByRole('heading', { name: /^Today, / }).waitFor();
+    await openReservation(today);
+    assert.equal(await page.locator('form.desk-cancel').count(), 0, 'not after reading it again either');
     await expectA11y(page);
+    await assertNoBrokenText(page, 'desk: departed');
     assert.deepEqual(errors, []);
   });
 });

@@ -1,17 +1,19 @@
-// /book/{hotel}: dates and party → offers → a quote → guest details (and a test card when the
-// plan is prepaid) → the reservation, with a link to check in.
+// /book/{hotel}: dates and party → offers → a quote → guest details (and the card when the
+// plan is prepaid: a test token or Stripe Elements, see card-payment.js) → the reservation, with a link to check in.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
-import { field, h, newId } from '../shared/dom.js';
+import { payAndSend, paymentConfig, paymentField } from '../shared/card-payment.js';
+import { append, field, h, newId } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
-import { date, instant, money, t } from '../shared/i18n.js';
+import { date, instant, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { testCardChoice } from '../shared/test-cards.js';
 import { servicePricing, unavailableReason } from '../shared/words.js';
 
 const hotelId = document.body.dataset.hotel;
 const state = {
   view: 'search',
   hotel: null,
+  /** The language `hotel` was read in: its names (rooms, rates, extras, taxes) are in it. */
+  hotelLanguage: null,
   stay: { checkIn: localDate(1), checkOut: localDate(3), adults: 2, children: [], rooms: 1, services: [] },
   results: null,
   searchProblem: null,
@@ -95,7 +97,8 @@ function renderSearch() {
     ),
   );
 
-  form.append(
+  append(
+    form,
     h(
       'div',
       { class: 'row' },
@@ -223,13 +226,25 @@ function renderResults() {
     ),
     h('ul', { class: 'offers' }, r.offers.map(offerCard)),
     r.unavailable.length ? h('h3', {}, t('book.unavailable')) : null,
-    unavailableList(r.unavailable.map((u) => ({ ...u, roomType: u.roomType.name }))),
+    unavailableList(
+      r.unavailable.map((u) => ({ ...u, roomType: roomTypeName(u.roomType.id, u.roomType.name) })),
+    ),
   );
 }
 
-function roomTypeName(id) {
-  return state.hotel.roomTypes.find((rt) => rt.id === id)?.name ?? id;
+// Names by id from the hotel as read in the page's language: an offer, quote or reservation read
+// before a switch of language is then named in the new one without asking again.
+function nameIn(list, key, id, fallback) {
+  return list?.find((x) => x[key] === id)?.name ?? fallback ?? id;
 }
+const roomTypeName = (id, fallback) => nameIn(state.hotel.roomTypes, 'id', id, fallback);
+const ratePlanName = (id, fallback) => nameIn(state.hotel.ratePlans, 'id', id, fallback);
+const serviceName = (id, fallback) => nameIn(state.hotel.services, 'id', id, fallback);
+const taxName = (code, fallback) => nameIn(state.hotel.taxes, 'code', code, fallback);
+
+/** "Double Room · Flexible" of an offer, quote or reservation. */
+const stayName = (x) =>
+  `${roomTypeName(x.roomType.id, x.roomType.name)} · ${ratePlanName(x.ratePlan.id, x.ratePlan.name)}`;
 
 function unavailableList(entries) {
   if (!entries.length) return null;
@@ -254,7 +269,7 @@ function offerCard(offer) {
   return h(
     'li',
     { class: 'card offer', 'aria-labelledby': headingId },
-    h('h3', { id: headingId }, `${offer.roomType.name} · ${offer.ratePlan.name}`),
+    h('h3', { id: headingId }, stayName(offer)),
     h(
       'p',
       { class: 'price' },
@@ -283,7 +298,7 @@ function offerCard(offer) {
       'button',
       { type: 'button', class: 'primary', onclick: (event) => chooseOffer(event.currentTarget, offer) },
       t('book.choose'),
-      h('span', { class: 'visually-hidden' }, ` ${offer.roomType.name} · ${offer.ratePlan.name}`),
+      h('span', { class: 'visually-hidden' }, ` ${stayName(offer)}`),
     ),
   );
 }
@@ -306,10 +321,16 @@ async function chooseOffer(button, offer) {
 
 // ---- quote and guest details -----------------------------------------------------------------
 
+function lineName(line) {
+  if (line.type === 'room') return roomTypeName(line.code, line.name);
+  if (line.type === 'service') return serviceName(line.code, line.name);
+  return taxName(line.code, line.name);
+}
+
 function lineLabel(line) {
   if (line.type === 'room')
-    return `${line.name} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;
-  return `${line.name} × ${line.quantity}`;
+    return `${lineName(line)} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;
+  return `${lineName(line)} × ${line.quantity}`;
 }
 
 function renderQuote() {
@@ -318,7 +339,8 @@ function renderQuote() {
   const form = h('form', { class: 'card stack', novalidate: true, onsubmit: onBook });
   const input = (name, type, autocomplete, required = true) =>
     h('input', { type, name, autocomplete, required, maxlength: type === 'email' ? 254 : 100 });
-  form.append(
+  append(
+    form,
     h('h2', {}, t('book.guestDetails')),
     h(
       'div',
@@ -332,7 +354,7 @@ function renderQuote() {
       path: '/specialRequests',
     }),
     prepaid
-      ? testCardChoice('/payment/token', t('book.payNow', { total: money(q.total) }))
+      ? paymentField('/payment/token', t('book.payNow', { total: money(q.total) }))
       : h('p', {}, t('book.payAtHotel')),
     h(
       'button',
@@ -345,7 +367,7 @@ function renderQuote() {
     h(
       'section',
       { class: 'card stack' },
-      h('p', {}, h('strong', {}, `${q.roomType.name} · ${q.ratePlan.name}`)),
+      h('p', {}, h('strong', {}, stayName(q))),
       h(
         'p',
         {},
@@ -369,7 +391,7 @@ function renderQuote() {
             'p',
             { class: 'muted' },
             t('book.includedTaxes', {
-              taxes: q.includedTaxes.map((x) => `${x.name} ${money(x.amount)}`).join(', '),
+              taxes: q.includedTaxes.map((x) => `${taxName(x.code, x.name)} ${money(x.amount)}`).join(', '),
             }),
           )
         : null,
@@ -400,17 +422,21 @@ async function onBook(event) {
   if (value('phone')) guest.phone = value('phone');
   const body = { quoteId: state.quote.id, guest };
   if (value('specialRequests')) body.specialRequests = value('specialRequests');
-  if (state.quote.ratePlan.prepayment === 'full')
-    body.payment = { token: form.querySelector('input[name=token]:checked')?.value ?? '' };
-  const json = JSON.stringify(body);
-  if (state.attempt.body !== json) state.attempt = { body: json, key: idempotencyKey() };
+  const post = (payload) => {
+    const json = JSON.stringify(payload);
+    if (state.attempt.body !== json) state.attempt = { body: json, key: idempotencyKey() };
+    return api('POST', '/booking/reservations', {
+      body: payload,
+      headers: { 'idempotency-key': state.attempt.key },
+    });
+  };
   clearProblem(form);
   await busy(form, async () => {
     try {
-      state.reservation = await api('POST', '/booking/reservations', {
-        body,
-        headers: { 'idempotency-key': state.attempt.key },
-      });
+      state.reservation =
+        state.quote.ratePlan.prepayment === 'full'
+          ? await payAndSend(form, '/payment/token', (token) => post({ ...body, payment: { token } }))
+          : await post(body);
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       state.reservation = null;
@@ -446,7 +472,7 @@ function renderDone() {
       'section',
       { class: 'card stack' },
       h('p', {}, t('book.codeIs'), ' ', h('strong', { class: 'code', id: 'reservation-code' }, r.id)),
-      h('p', {}, `${r.roomType.name} · ${r.ratePlan.name}`),
+      h('p', {}, stayName(r)),
       h(
         'p',
         {},
@@ -467,10 +493,14 @@ function renderDone() {
 // ---- start -------------------------------------------------------------------------------------
 
 startPage(async () => {
-  if (!state.hotel) {
+  await paymentConfig();
+  if (!state.hotel || state.hotelLanguage !== language()) {
     try {
       state.hotel = await api('GET', `/booking/hotels/${encodeURIComponent(hotelId)}`);
+      state.hotelLanguage = language();
     } catch (error) {
+      // Read before, in another language: its names still serve.
+      if (state.hotel) return render();
       return show(
         h('h1', {}, t('notFound.title')),
         h('p', { role: 'alert' }, error instanceof Problem ? problemMessage(error) : t('problem.unexpected')),

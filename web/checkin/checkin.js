@@ -1,18 +1,36 @@
 // /checkin and /checkin/{session}: find the booking, then one screen per step, then a screen
 // showing the signed session verified. Reloading continues at the session's `nextStep`.
+
 import { api, Problem } from '../shared/api.js';
-import { field, h } from '../shared/dom.js';
+import { payAndSend, paymentConfig, paymentField } from '../shared/card-payment.js';
+import { append, field, h } from '../shared/dom.js';
 import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms.js';
-import { date, money, t } from '../shared/i18n.js';
+import { date, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { testCardChoice } from '../shared/test-cards.js';
 import { MAX_PHOTO_BYTES, shrinkPhoto } from './photo.js';
 import { createSignaturePad } from './signature-pad.js';
 import { verifySignedSession } from './verify.js';
 
 // The session id is a bearer secret: it stays in this path, never in a title, log or Referer.
 const sessionId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-const state = { signed: null, loadProblem: null, verification: null, photo: null };
+const state = { signed: null, loadProblem: null, verification: null, photo: null, hotelNames: null };
+
+/**
+ * The hotel's name in the page's language (API.md 9): the signed session holds the plain one, so
+ * the public hotel endpoint is asked once per language. Its plain name when that fails.
+ */
+async function loadHotelName() {
+  const hotel = state.signed?.session.reservation.hotel;
+  if (!hotel || state.hotelNames?.language === language()) return;
+  let name = hotel.name;
+  try {
+    name = (await api('GET', `/booking/hotels/${encodeURIComponent(hotel.id)}`)).name;
+  } catch {
+    // the plain name stands
+  }
+  state.hotelNames = { language: language(), name };
+}
+const hotelName = (hotel) => state.hotelNames?.name ?? hotel.name;
 
 const input = (name, attrs = {}) =>
   h('input', { type: 'text', name, maxlength: 100, required: true, ...attrs });
@@ -93,13 +111,13 @@ function progress(session) {
 function renderSession() {
   const session = state.signed.session;
   const reservation = session.reservation;
-  setTitle(`${t('checkin.title')} — ${reservation.hotel.name}`);
+  setTitle(`${t('checkin.title')} — ${hotelName(reservation.hotel)}`);
   const summary = h(
     'p',
     { class: 'muted' },
     t('checkin.summary', {
       code: reservation.id,
-      hotel: reservation.hotel.name,
+      hotel: hotelName(reservation.hotel),
       checkIn: date(reservation.checkIn),
       checkOut: date(reservation.checkOut),
     }),
@@ -127,7 +145,8 @@ const submitButton = () => h('button', { type: 'submit', class: 'primary' }, t('
 const STEP_FORMS = {
   guest_details(form, session) {
     const [first = '', ...rest] = session.reservation.guestName.split(' ');
-    form.append(
+    append(
+      form,
       h(
         'div',
         { class: 'row' },
@@ -140,9 +159,19 @@ const STEP_FORMS = {
           { path: '/data/lastName' },
         ),
       ),
-      field(t('field.email'), input('email', { type: 'email', autocomplete: 'email', maxlength: 254 }), {
-        path: '/data/email',
-      }),
+      field(
+        t('field.email'),
+        input('email', {
+          type: 'email',
+          autocomplete: 'email',
+          maxlength: 254,
+          // The booker's, to keep or change (an older server sends none).
+          value: session.reservation.guestEmail ?? '',
+        }),
+        {
+          path: '/data/email',
+        },
+      ),
       h(
         'div',
         { class: 'row' },
@@ -174,7 +203,8 @@ const STEP_FORMS = {
     const count = r.adults + r.children.length - 1;
     for (let i = 0; i < count; i++) {
       const p = `/data/guests/${i}`;
-      form.append(
+      append(
+        form,
         h(
           'fieldset',
           { class: 'stack companion' },
@@ -199,7 +229,7 @@ const STEP_FORMS = {
         ),
       );
     }
-    form.append(submitButton());
+    append(form, submitButton());
   },
   identity_document(form, session) {
     const preview = h('img', { class: 'photo-preview', alt: t('checkin.photoPreview'), hidden: true });
@@ -220,7 +250,8 @@ const STEP_FORMS = {
         status.textContent = t('checkin.photoUnreadable');
       }
     });
-    form.append(
+    append(
+      form,
       field(
         t('field.documentType'),
         h(
@@ -265,7 +296,8 @@ const STEP_FORMS = {
     });
     const pad = createSignaturePad(canvas);
     state.pad = pad;
-    form.append(
+    append(
+      form,
       h(
         'label',
         { class: 'check' },
@@ -307,9 +339,10 @@ const STEP_FORMS = {
   },
   payment(form, session) {
     const due = session.reservation.balanceDue;
-    form.append(
+    append(
+      form,
       h('p', {}, t('checkin.balanceDue', { amount: money(due) })),
-      testCardChoice('/data/token', t('checkin.payWith')),
+      paymentField('/data/token', t('checkin.payWith')),
       h('button', { type: 'submit', class: 'primary' }, t('checkin.pay', { amount: money(due) })),
     );
   },
@@ -363,9 +396,7 @@ const STEP_DATA = {
       signature: state.pad.isEmpty() ? '' : state.pad.toDataUrl(),
     };
   },
-  payment(form) {
-    return { token: form.querySelector('input[name=token]:checked')?.value ?? '' };
-  },
+  // payment: the card is read and sent by payAndSend (card-payment.js).
 };
 
 async function onStep(event, step) {
@@ -375,9 +406,12 @@ async function onStep(event, step) {
   let done = false;
   await busy(form, async () => {
     try {
-      state.signed = await api('POST', `/checkin/sessions/${encodeURIComponent(sessionId)}/step`, {
-        body: { step, data: STEP_DATA[step](form) },
-      });
+      const send = (data) =>
+        api('POST', `/checkin/sessions/${encodeURIComponent(sessionId)}/step`, { body: { step, data } });
+      state.signed =
+        step === 'payment'
+          ? await payAndSend(form, '/data/token', (token) => send({ token }))
+          : await send(STEP_DATA[step](form));
       done = true;
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
@@ -412,7 +446,7 @@ function renderDone(summary) {
     h(
       'section',
       { class: 'card stack' },
-      h('p', {}, t('checkin.doneText', { hotel: session.reservation.hotel.name })),
+      h('p', {}, t('checkin.doneText', { hotel: hotelName(session.reservation.hotel) })),
       h('p', {}, t('checkin.balanceDue', { amount: money(session.reservation.balanceDue) })),
       verification,
     ),
@@ -449,6 +483,7 @@ async function load() {
 }
 
 startPage(async () => {
+  await paymentConfig();
   if (!sessionId) return renderFind();
   if (!state.signed && !state.loadProblem) await load();
   if (state.loadProblem) {
@@ -459,5 +494,6 @@ startPage(async () => {
       h('a', { href: '/checkin', class: 'button secondary' }, t('checkin.findAgain')),
     );
   }
+  await loadHotelName();
   renderSession();
 });

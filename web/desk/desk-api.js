@@ -1,7 +1,8 @@
 // Calls to the operator API with the key pasted into this tab. The key lives only in
 // sessionStorage (gone when the tab closes), never in a URL or cookie, and goes out only as an
 // Authorization header to this origin.
-import { idempotencyKey, Problem } from '../shared/api.js';
+import { api, idempotencyKey, Problem } from '../shared/api.js';
+import { language } from '../shared/i18n.js';
 
 const KEY_STORAGE = 'innkeep.desk.key';
 
@@ -97,3 +98,28 @@ export function addDays(date, n) {
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);
 }
+
+/**
+ * The catalogue's names of a hotel's room types and rate plans in the page's language (from the
+ * public hotel endpoint, API.md 9): the operator API answers the plain names a reservation was
+ * stored with. Read once per hotel and language; ids fall back to the names given.
+ */
+const catalogNames = { key: null, roomTypes: {}, ratePlans: {} };
+
+export async function loadCatalogNames(hotelId) {
+  const key = `${hotelId} ${language()}`;
+  if (catalogNames.key === key) return;
+  try {
+    const body = await api('GET', `/booking/hotels/${encodeURIComponent(hotelId)}`);
+    catalogNames.roomTypes = Object.fromEntries(body.roomTypes.map((x) => [x.id, x.name]));
+    catalogNames.ratePlans = Object.fromEntries((body.ratePlans ?? []).map((x) => [x.id, x.name]));
+  } catch {
+    catalogNames.roomTypes = {};
+    catalogNames.ratePlans = {};
+  }
+  catalogNames.key = key;
+}
+
+/** `{ id, name }` of a room type or rate plan, named in the page's language when known. */
+export const roomTypeName = (roomType) => catalogNames.roomTypes[roomType.id] ?? roomType.name;
+export const ratePlanName = (ratePlan) => catalogNames.ratePlans[ratePlan.id] ?? ratePlan.name;

@@ -4,7 +4,7 @@
 import { api } from '../shared/api.js';
 import { field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
-import { date, locale, money, t } from '../shared/i18n.js';
+import { date, language, locale, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
 import { addDays, hotelToday, isMissingEndpoint, operator } from './desk-api.js';
 
@@ -13,7 +13,10 @@ const view = {
   hotelId: null,
   from: null,
   data: null,
+  /** Room type and rate plan names by id, in `namesLanguage` (the public hotel endpoint's). */
   names: {},
+  planNames: {},
+  namesLanguage: null,
   problem: null,
   missing: false,
   editing: null,
@@ -31,8 +34,11 @@ export async function renderCalendar(ctx) {
   if (view.hotelId !== hotel.id) {
     Object.assign(view, { hotelId: hotel.id, from: hotelToday(hotel.timezone), data: null, editing: null });
     await Promise.all([load(hotel), loadNames(hotel)]);
-  } else if (!view.data && !view.problem && !view.missing) {
-    await load(hotel);
+  } else {
+    await Promise.all([
+      !view.data && !view.problem && !view.missing ? load(hotel) : null,
+      view.namesLanguage !== language() ? loadNames(hotel) : null,
+    ]);
   }
   draw(ctx);
 }
@@ -41,9 +47,13 @@ async function loadNames(hotel) {
   try {
     const body = await api('GET', `/booking/hotels/${encodeURIComponent(hotel.id)}`);
     view.names = Object.fromEntries(body.roomTypes.map((rt) => [rt.id, rt.name]));
+    view.planNames = Object.fromEntries((body.ratePlans ?? []).map((rp) => [rp.id, rp.name]));
   } catch {
-    view.names = {}; // ids stand in for names
+    // ids stand in for names
+    view.names = {};
+    view.planNames = {};
   }
+  view.namesLanguage = language();
 }
 
 async function load(hotel) {
@@ -126,40 +136,55 @@ function grid(hotel, ctx) {
       timeZone: 'UTC',
     }).format(new Date(`${d}T00:00:00Z`));
   const caption = t('desk.calendar.caption', { from: date(data.from), to: date(data.to) });
-  return h(
-    'div',
-    { class: 'desk-grid-wrap', role: 'region', 'aria-label': caption, tabindex: '0' },
+  // The caption stays above the grid, outside what scrolls sideways, so a phone shows it whole.
+  return [
+    h('p', { class: 'desk-grid-caption', id: 'calendar-caption' }, caption),
     h(
-      'table',
-      { class: 'desk-grid' },
-      h('caption', {}, caption),
+      'div',
+      { class: 'desk-grid-wrap', role: 'region', 'aria-labelledby': 'calendar-caption', tabindex: '0' },
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'desk-grid' },
+        h('caption', { class: 'visually-hidden' }, caption),
         h(
-          'tr',
+          'thead',
           {},
-          h('th', { scope: 'col' }, t('desk.calendar.roomType')),
-          dates.map((d) => h('th', { scope: 'col' }, weekday(d))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        data.roomTypes.map((rt) =>
           h(
             'tr',
             {},
-            h('th', { scope: 'row' }, view.names[rt.id] ?? rt.id),
-            rt.nights.map((night) =>
-              h('td', { class: night.restrictions?.stopSell ? 'closed' : null }, cell(hotel, rt, night, ctx)),
+            h('th', { scope: 'col' }, t('desk.calendar.roomType')),
+            dates.map((d) => h('th', { scope: 'col' }, weekday(d))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          data.roomTypes.map((rt) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, view.names[rt.id] ?? rt.id),
+              rt.nights.map((night) =>
+                h(
+                  'td',
+                  {
+                    class:
+                      [night.restrictions?.stopSell ? 'closed' : '', night.conflicts > 0 ? 'conflict' : '']
+                        .filter(Boolean)
+                        .join(' ') || null,
+                  },
+                  cell(hotel, rt, night, ctx),
+                ),
+              ),
             ),
           ),
         ),
       ),
     ),
-  );
+  ];
 }
+
+const planName = (id) => view.planNames[id] ?? id;
 
 function cell(hotel, rt, night, ctx) {
   const closed = night.restrictions?.stopSell;
@@ -184,8 +209,21 @@ function cell(hotel, rt, night, ctx) {
       { class: 'left' },
       closed ? t('desk.calendar.closed') : t('desk.calendar.left', { left: night.left, rooms: night.rooms }),
     ),
+    // Rooms other channels hold (imported iCal feeds), and those that found the room already sold.
+    night.external > 0
+      ? h('span', { class: 'external' }, t('desk.calendar.external', { count: night.external }))
+      : null,
+    night.conflicts > 0
+      ? h('span', { class: 'conflict' }, t('desk.calendar.conflicts', { count: night.conflicts }))
+      : null,
     Object.entries(night.prices ?? {}).map(([rp, price]) =>
-      h('span', { class: 'price' }, `${rp} ${money({ amount: price.base, currency: hotel.currency })}`),
+      h(
+        'span',
+        { class: 'price' },
+        h('span', { class: 'plan' }, planName(rp)),
+        ' ',
+        h('span', { class: 'amount' }, money({ amount: price.base, currency: hotel.currency })),
+      ),
     ),
   );
 }
@@ -199,7 +237,8 @@ function editor(hotel, ctx) {
   const rooms = h('input', {
     type: 'number',
     name: 'rooms',
-    min: current.sold,
+    // Rooms held by other channels are taken too (all but the overbooked ones).
+    min: current.sold + (current.external ?? 0) - (current.conflicts ?? 0),
     max: 10000,
     step: 1,
     value: current.rooms,
@@ -234,9 +273,21 @@ function editor(hotel, ctx) {
       }),
     ),
     h('p', { class: 'muted' }, t('desk.calendar.sold', { count: current.sold })),
+    current.external > 0
+      ? h('p', { class: 'muted' }, t('desk.calendar.external', { count: current.external }))
+      : null,
+    current.conflicts > 0
+      ? h(
+          'p',
+          { class: 'form-alert', role: 'alert' },
+          `${t('desk.calendar.conflicts', { count: current.conflicts })}. ${t('desk.calendar.conflictsHelp')}`,
+        )
+      : null,
     field(t('desk.calendar.rooms'), rooms),
     h('label', { class: 'check' }, stopSell, h('span', {}, t('desk.calendar.stopSell'))),
-    prices.map((p) => field(t('desk.calendar.price', { ratePlan: p.rp, currency: hotel.currency }), p.input)),
+    prices.map((p) =>
+      field(t('desk.calendar.price', { ratePlan: planName(p.rp), currency: hotel.currency }), p.input),
+    ),
     h(
       'div',
       { class: 'buttons' },

@@ -1,10 +1,10 @@
 // One reservation at the desk: what was booked, the online check-in's progress, and what the
 // desk can do (cancel with or without the fee, arrive, depart).
-import { field, h } from '../shared/dom.js';
+import { append, field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
-import { isMissingEndpoint, operator } from './desk-api.js';
+import { hotelToday, isMissingEndpoint, operator, ratePlanName, roomTypeName } from './desk-api.js';
 
 /** A reservation in a list: a button naming the guest, the code, the stay and where it stands. */
 export function reservationSummary(r, onOpen) {
@@ -16,7 +16,7 @@ export function reservationSummary(r, onOpen) {
     h(
       'span',
       { class: 'muted' },
-      `${t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })} · ${r.roomType.name}`,
+      `${t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })} · ${roomTypeName(r.roomType)}`,
     ),
     h(
       'span',
@@ -62,8 +62,8 @@ function draw(detail, ctx) {
     [t('desk.detail.phone'), r.guest.phone],
     [t('desk.detail.dates'), t('desk.item.stay', { checkIn: date(r.checkIn), checkOut: date(r.checkOut) })],
     [t('desk.detail.party'), party(r)],
-    [t('desk.detail.room'), r.roomType.name],
-    [t('desk.detail.rate'), r.ratePlan.name],
+    [t('desk.detail.room'), roomTypeName(r.roomType)],
+    [t('desk.detail.rate'), ratePlanName(r.ratePlan)],
     [t('desk.detail.total'), money(r.total)],
     [t('desk.detail.paid'), money(r.payment.paid)],
     [t('desk.detail.due'), money(r.payment.due)],
@@ -191,13 +191,22 @@ function stepsList(detail, steps) {
   );
 }
 
-/** What the desk may do now: cancel a confirmed stay; arrive when expected; depart when in house. */
+/**
+ * What the desk may do now, by the API's rules (API.md 7.2, 7.5), so no action is offered that the
+ * API would refuse: arrive on an expected stay from its check-in date to the day before check-out
+ * (hotel time); depart when in house; a no-show from the day after the check-in date while still
+ * expected; cancel while expected (not once the guest has arrived or left).
+ */
 function actions(detail, ctx) {
   const r = detail.reservation;
   if (r.status !== 'confirmed') return null;
-  const sections = [];
   const stay = r.stay?.status ?? 'expected';
-  if (stay === 'expected') {
+  const today = ctx.hotel ? hotelToday(ctx.hotel.timezone) : null;
+  const sections = [];
+  if (stay === 'expected' && today !== null && today < r.checkIn) {
+    sections.push(h('p', { class: 'muted' }, t('desk.arrive.notYet', { date: date(r.checkIn) })));
+  }
+  if (stay === 'expected' && today !== null && today >= r.checkIn && today < r.checkOut) {
     const roomsInput = h('input', { type: 'text', name: 'roomNumbers', autocomplete: 'off' });
     const form = h(
       'form',
@@ -231,26 +240,128 @@ function actions(detail, ctx) {
     );
     sections.push(form);
   }
-  const reason = h('input', { type: 'text', name: 'reason', maxlength: 500, autocomplete: 'off' });
-  const waive = h('input', { type: 'checkbox', name: 'waiveFee', 'data-path': '/waiveFee' });
-  const cancelForm = h(
+  if (stay === 'expected' && today !== null && today > r.checkIn)
+    sections.push(feeForm(detail, ctx, 'no-show'));
+  if (stay === 'expected') sections.push(feeForm(detail, ctx, 'cancel'));
+  return sections;
+}
+
+/**
+ * Cancel, or record a no-show: both end the stay for the fee of the cancellation policy (unless
+ * waived), so both first ask for confirmation showing what will be charged and refunded, from the
+ * reservation's `cancellationCharge` (what cancelling now costs, as the API computed it on reading).
+ */
+function feeForm(detail, ctx, action) {
+  const key = action === 'cancel' ? 'cancel' : 'noShow';
+  const pending = detail.confirming?.action === action ? detail.confirming : null;
+  const reason =
+    action === 'cancel'
+      ? h('input', {
+          type: 'text',
+          name: 'reason',
+          maxlength: 500,
+          autocomplete: 'off',
+          value: pending?.reason ?? '',
+        })
+      : null;
+  const waive = h('input', {
+    type: 'checkbox',
+    name: `waiveFee-${action}`,
+    'data-path': '/waiveFee',
+    checked: pending?.waiveFee ?? false,
+  });
+  const ask = (event) => {
+    event.preventDefault();
+    detail.confirming = { action, reason: reason?.value.trim() ?? '', waiveFee: waive.checked };
+    draw(detail, ctx);
+    document.getElementById(`confirm-${action}`)?.focus();
+  };
+  const form = h(
     'form',
     {
-      class: 'card stack desk-cancel',
+      class: `card stack desk-${action}`,
       novalidate: true,
-      onsubmit: (event) =>
-        act(event, cancelForm, detail, ctx, 'cancel', {
-          ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
-          waiveFee: waive.checked,
-        }),
+      onsubmit: pending ? (e) => e.preventDefault() : ask,
     },
-    h('h2', {}, t('desk.cancel.heading')),
-    field(t('desk.cancel.reason'), reason, { path: '/reason' }),
+    h('h2', {}, t(`desk.${key}.heading`)),
+    reason ? field(t('desk.cancel.reason'), reason, { path: '/reason' }) : null,
     h('label', { class: 'check' }, waive, h('span', {}, t('desk.cancel.waive'))),
-    h('button', { type: 'submit', class: 'danger' }, t('desk.cancel.submit')),
+    pending ? null : h('button', { type: 'submit', class: 'danger' }, t(`desk.${key}.submit`)),
   );
-  sections.push(cancelForm);
-  return sections;
+  if (pending) append(form, confirmation(detail, ctx, action, form, pending));
+  return form;
+}
+
+/** "Cancelling now charges €120.00 …" with the buttons to go ahead or keep the reservation. */
+function confirmation(detail, ctx, action, form, pending) {
+  const key = action === 'cancel' ? 'cancel' : 'noShow';
+  const charge = detail.reservation.cancellationCharge;
+  const paid = detail.reservation.payment.paid;
+  let text;
+  if (pending.waiveFee) {
+    text =
+      paid.amount > 0 ? t('desk.confirm.waivedRefund', { refund: money(paid) }) : t('desk.confirm.waived');
+  } else if (charge) {
+    const free = charge.fee.amount === 0;
+    const refunded = charge.refund.amount > 0;
+    const kind = free ? (refunded ? 'freeRefund' : 'free') : refunded ? 'feeRefund' : 'fee';
+    text = t(`desk.confirm.${kind}`, {
+      fee: money(charge.fee),
+      refund: money(charge.refund),
+      due: money(charge.due),
+    });
+  } else {
+    text = t('desk.confirm.policy');
+  }
+  const body = {
+    ...(pending.reason ? { reason: pending.reason } : {}),
+    waiveFee: pending.waiveFee,
+  };
+  return h(
+    'div',
+    {
+      class: 'confirm stack',
+      role: 'group',
+      id: `confirm-${action}`,
+      tabindex: '-1',
+      'aria-labelledby': `confirm-${action}-text`,
+    },
+    h(
+      'p',
+      { id: `confirm-${action}-text`, class: 'notice' },
+      h('strong', {}, t(`desk.${key}.confirmQuestion`)),
+      ' ',
+      text,
+    ),
+    h(
+      'div',
+      { class: 'buttons' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          onclick: (event) => {
+            detail.confirming = null;
+            return act(event, form, detail, ctx, action, body);
+          },
+        },
+        t(`desk.${key}.confirm`),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => {
+            detail.confirming = null;
+            draw(detail, ctx);
+          },
+        },
+        t('desk.confirm.keep'),
+      ),
+    ),
+  );
 }
 
 async function act(event, form, detail, ctx, action, body) {
@@ -265,13 +376,20 @@ async function act(event, form, detail, ctx, action, body) {
     );
     // The answer of a change is the reservation without the check-in steps (API.md 7.2): the
     // steps read before are kept (the desk's actions do not change them), with the new status.
+    // What cancelling costs was read with the old state: it no longer stands.
     Object.assign(detail, {
-      reservation: { ...r, ...updated, checkin: { ...r.checkin, ...updated.checkin } },
+      reservation: {
+        ...r,
+        ...updated,
+        checkin: { ...r.checkin, ...updated.checkin },
+        cancellationCharge: undefined,
+      },
       etag: etag ?? `"${updated.version}"`,
       problem: null,
     });
     draw(detail, ctx);
-    const notice = h('p', { class: 'notice', role: 'status' }, t(`desk.${action}.done`));
+    const key = action === 'no-show' ? 'noShow' : action;
+    const notice = h('p', { class: 'notice', role: 'status' }, t(`desk.${key}.done`));
     document.querySelector('main h1')?.after(notice);
   } catch (problem) {
     if (ctx.signedOut(problem)) return;

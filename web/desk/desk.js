@@ -5,8 +5,9 @@ import { field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { forgetKey, hotelToday, operator, savedKey, saveKey } from './desk-api.js';
+import { forgetKey, hotelToday, loadCatalogNames, operator, savedKey, saveKey } from './desk-api.js';
 import { renderCalendar } from './desk-calendar.js';
+import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
 
 const state = {
@@ -24,9 +25,10 @@ const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
 const list = (query) =>
   operator('GET', `/hotels/${encodeURIComponent(state.hotelId)}/reservations?${new URLSearchParams(query)}`);
 
-function render() {
+async function render() {
   setTitle(t('desk.title'));
   if (!state.signedIn) return renderKey();
+  if (state.hotelId) await loadCatalogNames(state.hotelId);
   if (state.view === 'detail' && state.detail) {
     return showReservation(state.detail, {
       frame,
@@ -215,6 +217,7 @@ function renderToday() {
     ...frame(
       h('h1', {}, t('desk.today.heading', { date: date(today.date, 'full') })),
       alert,
+      paymentAlerts(state.hotelId),
       h(
         'section',
         { 'aria-labelledby': 'arrivals-heading' },
@@ -335,5 +338,6 @@ startPage(async () => {
       if (!signedOut(problem)) state.keyProblem = problem;
     }
   }
-  render();
+  // Awaited, so the page restores field values after this draw (a language switch).
+  await render();
 });

@@ -1,5 +1,7 @@
 // Calls to the public API. An error answer becomes a Problem carrying the RFC 9457 body, so the
-// page can show its `detail` and point at the fields named in `errors[].path`.
+// page can show its `detail` and point at the fields named in `errors[].path`. Requests ask for the
+// page's language, so the catalogue's names (rooms, rates, extras, taxes) come in it.
+import { language } from './i18n.js';
 
 export class Problem extends Error {
   constructor(body, status) {
@@ -10,6 +12,8 @@ export class Problem extends Error {
     this.errors = Array.isArray(body.errors) ? body.errors : [];
     /** A 404 for a path no route serves (see not-found.ts), not for an unknown resource. */
     this.unknownRoute = body.unknownRoute === true;
+    /** On a `402 payment_failed` that needs the guest (3-D Secure): see card-payment.js. */
+    this.nextAction = body.nextAction ?? null;
   }
 }
 
@@ -20,6 +24,7 @@ export async function api(method, path, { body, headers = {} } = {}) {
       method,
       headers: {
         accept: 'application/json',
+        'accept-language': language(),
         ...(body ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },

@@ -11,15 +11,26 @@ export function h(tag, attrs = {}, ...children) {
     else if (value === true) el.setAttribute(name, '');
     else el.setAttribute(name, String(value));
   }
-  append(el, children);
+  append(el, ...children);
   return el;
 }
 
-function append(el, children) {
+/**
+ * Appends children to `el`, leaving out `null`, `undefined` and `false` (a part of a screen that is
+ * not there): the DOM's own `append` and `replaceChildren` would write them as the words "null" …
+ */
+export function append(el, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
+  return el;
+}
+
+/** `el.replaceChildren(…)` leaving out absent children, as `append` does. */
+export function replaceContent(el, ...children) {
+  el.replaceChildren();
+  return append(el, ...children);
 }
 
 let uid = 0;

@@ -1,4 +1,4 @@
-import { h, restore, snapshot } from './dom.js';
+import { h, replaceContent, restore, snapshot } from './dom.js';
 import { initialLanguage, LANGUAGES, language, setLanguage, t } from './i18n.js';
 
 /**
@@ -32,7 +32,8 @@ export async function startPage(render) {
         h('option', { value: lang, lang, selected: lang === language() }, t(`language.${lang}`)),
       ),
     );
-    slot.replaceChildren(
+    replaceContent(
+      slot,
       h('label', { for: 'language', class: 'visually-hidden' }, t('language.label')),
       select,
     );
@@ -43,7 +44,7 @@ export async function startPage(render) {
 /** Replaces the page content and moves focus to its heading, so screen readers follow each screen. */
 export function show(...children) {
   const main = document.getElementById('main');
-  main.replaceChildren(...children);
+  replaceContent(main, ...children);
   const heading = main.querySelector('h1, h2');
   if (heading) {
     heading.setAttribute('tabindex', '-1');

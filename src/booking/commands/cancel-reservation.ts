@@ -3,6 +3,7 @@ import type { Transaction } from '../../infra/db/database.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
+import type { Money } from '../../payments/money.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { PaymentStatus, ReservationRow } from '../../reservations/reservation.row.ts';
 import { inventoryRepository } from '../inventory.repository.ts';
@@ -69,6 +70,26 @@ export async function releaseWithFee(
     },
   };
   return { next, moved };
+}
+
+/**
+ * What cancelling now would charge (API.md 2.5): the fee, the refund of what was paid beyond it and
+ * what would stay due; `null` when the reservation cannot be cancelled (already cancelled, or the
+ * guest has arrived). A no-show, possible only after the free-cancellation moment, costs the same.
+ */
+export function cancellationChargeNow(
+  row: ReservationRow,
+  now: Date,
+): { fee: Money; refund: Money; due: Money } | null {
+  if (row.status !== 'confirmed' || row.stayStatus !== 'expected') return null;
+  const charge = cancellationCharge({
+    policy: row.stay.cancellationPolicy,
+    total: row.totalAmount,
+    paid: row.paidAmount,
+    now,
+  });
+  const money = (amount: number) => ({ amount, currency: row.currency });
+  return { fee: money(charge.fee), refund: money(charge.refund), due: money(charge.due) };
 }
 
 /**

@@ -77,6 +77,8 @@ export async function chargeFor(
   token: string,
   amount: number,
   purpose: PaymentPurpose,
+  /** What the payment is for, the same on a retry of the request (a provider's idempotency key). */
+  idempotencyBasis: string,
 ): Promise<MoneyMoved> {
   await chargeWithinTransaction(tx, ctx, {
     reservationId: row.id,
@@ -85,6 +87,8 @@ export async function chargeFor(
     currency: row.currency,
     token,
     reference: `${row.code}/${purpose}`,
+    idempotencyBasis,
+    hotelId: row.hotelId,
   });
   return { kind: 'charge', purpose, amount };
 }

@@ -13,7 +13,7 @@ import { inventoryRepository } from '../inventory.repository.ts';
 import { quoteRepository } from '../quote.repository.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import type { StayPrice } from '../rules/pricing.ts';
-import { sellsRoomType } from '../rules/pricing.ts';
+import { policyAsOf, sellsRoomType } from '../rules/pricing.ts';
 import { findRestriction } from '../rules/restrictions.ts';
 import type { Authority } from './authority.ts';
 import {
@@ -86,7 +86,9 @@ export async function createReservation(
   if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
 
   const accessToken = randomToken('rat_', 32);
-  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, quote);
+  // A quote made just before its free-cancellation moment and booked after it: no longer free.
+  const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
+  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms);
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
@@ -146,7 +148,11 @@ export async function createReservation(
     let row = inserted;
     const moved: MoneyMoved[] = [];
     if (prepaid && body.payment) {
-      moved.push(await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking'));
+      // The quote, not the new code, names the payment: a retry books under another code.
+      const basis = `quote/${quote.id}`;
+      moved.push(
+        await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking', basis),
+      );
       // Part of creation, not a change: the version stays 1.
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }

@@ -114,7 +114,7 @@ export async function modifyReservation(
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
       const { offers, unavailable } = evaluateStay(
         hotel,
-        { ...wanted, today },
+        { ...wanted, today, now },
         () => Number.POSITIVE_INFINITY,
         {
           roomTypeId: wanted.roomTypeId,
@@ -152,7 +152,8 @@ export async function modifyReservation(
             `The new stay costs ${difference} more (minor units); send payment.token to pay the difference.`,
           );
         }
-        moved.push(await chargeFor(tx, ctx, row, patch.payment.token, difference, 'modification'));
+        const basis = `${row.code}/modification/v${row.version}`;
+        moved.push(await chargeFor(tx, ctx, row, patch.payment.token, difference, 'modification', basis));
         next.paidAmount = next.totalAmount;
         next.paymentStatus = 'paid';
       } else if (difference < 0 && row.paidAmount > 0) {

@@ -14,6 +14,8 @@ export type StayRequest = {
   services: string[];
   /** The hotel's calendar date now. */
   today: string;
+  /** The moment now: a free-cancellation moment already past is `null` in the offers' terms. */
+  now?: Date;
 };
 
 export type Offer = { roomType: RoomTypeDef; ratePlan: RatePlan; available: number; price: StayPrice };
@@ -93,7 +95,12 @@ export function evaluateStay(
           rooms: req.rooms,
           services: req.services,
         };
-        offers.push({ roomType, ratePlan, available, price: priceStay(hotel, stay, nights, pricing) });
+        offers.push({
+          roomType,
+          ratePlan,
+          available,
+          price: priceStay(hotel, stay, nights, req.now ? { ...pricing, now: req.now } : pricing),
+        });
       }
     }
     if (offers.length > before) continue;

@@ -23,7 +23,7 @@ export type PriceLine = {
 
 export type CancellationPolicy = {
   refundable: boolean;
-  /** RFC 3339 UTC; null for a non-refundable plan. */
+  /** RFC 3339 UTC; null for a non-refundable plan, and once the moment has passed (API.md 6). */
   freeCancellationUntil: string | null;
   penalty: Money;
 };
@@ -91,7 +91,11 @@ function sum(amounts: number[]): number {
  * cancellation terms — without the priced lines and the included taxes (left empty), worked out
  * by the same rules with no line objects made. A quote prices the full stay.
  */
-export type PriceOptions = { summary?: boolean };
+export type PriceOptions = {
+  summary?: boolean;
+  /** The moment of the search or quote: a free-cancellation moment already past it is `null`. */
+  now?: Date;
+};
 
 /** Room types and rate plans by id, per catalogue version (the hotel object). */
 const indexes = new WeakMap<
@@ -221,7 +225,10 @@ export function priceStay(
     addedTaxesTotal: money(addedTaxesTotal, currency),
     total: money(total, currency),
     includedTaxes,
-    cancellationPolicy: cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
+    cancellationPolicy: policyAsOf(
+      cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
+      options.now,
+    ),
   };
 }
 
@@ -262,6 +269,16 @@ function cancellationPolicyFor(
     freeCancellationUntil: freeCancellationUntil(checkIn, ratePlan.freeCancellationDays, hotel.timezone),
     penalty: { amount: penalty, currency },
   };
+}
+
+/**
+ * Cancellation rule (API.md 6): a free-cancellation moment that has passed by `now` is `null`, so
+ * the terms say what cancelling costs from now on (the penalty) instead of a date gone by.
+ */
+export function policyAsOf(policy: CancellationPolicy, now: Date | undefined): CancellationPolicy {
+  if (now === undefined || policy.freeCancellationUntil === null) return policy;
+  if (Date.parse(policy.freeCancellationUntil) > now.getTime()) return policy;
+  return { ...policy, freeCancellationUntil: null };
 }
 
 /** The deadline as RFC 3339, remembered (bounded): every offer of a search asks for the same few. */

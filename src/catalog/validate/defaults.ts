@@ -1,10 +1,11 @@
 import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
+import { loadName } from '../localized-name.ts';
 
 /** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
 export function withDefaults(hotel: HotelDef): Hotel {
   return {
     id: hotel.id,
-    name: hotel.name,
+    ...loadName(hotel.name),
     timezone: hotel.timezone,
     currency: hotel.currency,
     checkInTime: hotel.checkInTime ?? '15:00',
@@ -12,7 +13,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     maxDaysBeforeArrival: hotel.maxDaysBeforeArrival ?? null,
     roomTypes: hotel.roomTypes.map((rt) => ({
       id: rt.id,
-      name: rt.name,
+      ...loadName(rt.name),
       count: rt.count,
       maxAdults: rt.maxAdults,
       maxChildren: rt.maxChildren,
@@ -21,7 +22,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     })),
     ratePlans: hotel.ratePlans.map((rp) => ({
       id: rp.id,
-      name: rp.name,
+      ...loadName(rp.name),
       refundable: rp.refundable,
       prepayment: rp.prepayment,
       freeCancellationDays: rp.freeCancellationDays ?? 0,
@@ -37,7 +38,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     })),
     services: (hotel.services ?? []).map((s) => ({
       id: s.id,
-      name: s.name,
+      ...loadName(s.name),
       pricing: s.pricing,
       amount: s.amount,
     })),
@@ -45,6 +46,9 @@ export function withDefaults(hotel: HotelDef): Hotel {
     restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
   };
 }
+
+/** A tax as the file gives it. */
+type HotelTaxDef = NonNullable<HotelDef['taxes']>[number];
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
@@ -60,10 +64,10 @@ function knownPriceFields(price: Partial<RoomPrice>): Partial<RoomPrice> {
   return pickDefined(price, ['base', 'includedAdults', 'extraAdult', 'child']);
 }
 
-function knownTaxFields(tax: TaxDef): TaxDef {
+function knownTaxFields(tax: HotelTaxDef): TaxDef {
   return tax.type === 'percent_included'
-    ? { code: tax.code, name: tax.name, type: tax.type, rate: tax.rate }
-    : { code: tax.code, name: tax.name, type: tax.type, amount: tax.amount };
+    ? { code: tax.code, ...loadName(tax.name), type: tax.type, rate: tax.rate }
+    : { code: tax.code, ...loadName(tax.name), type: tax.type, amount: tax.amount };
 }
 
 function knownRestrictionFields(r: RestrictionDef): RestrictionDef {

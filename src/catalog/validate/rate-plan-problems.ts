@@ -5,7 +5,7 @@ import { unknownIds } from './references.ts';
 
 /** A rate plan's prices and seasons name only the hotel's room types; seasons run forwards. */
 export function ratePlanProblems(
-  ratePlan: RatePlanDef,
+  ratePlan: Pick<RatePlanDef, 'prices' | 'seasons'>,
   roomTypeIds: Set<string>,
   at: string,
   warnings: string[],

@@ -35,6 +35,10 @@ export function schemaProblems(json: unknown): string[] {
  */
 function* flatten(errors: Iterable<ValueError>): Generator<ValueError> {
   for (const error of errors) {
+    if (error.type === ValueErrorType.Union && error.schema.localizedName === true) {
+      yield* nameErrors(error);
+      continue;
+    }
     if (error.type !== ValueErrorType.Union || isLiteralUnion(error.schema)) {
       yield error;
       continue;
@@ -48,6 +52,17 @@ function* flatten(errors: Iterable<ValueError>): Generator<ValueError> {
     if (closest?.length) yield* closest;
     else yield error;
   }
+}
+
+/**
+ * A catalogue name that is neither form: a string's own fault, an object's faults (an unknown
+ * language, an empty name), or the union as a whole for anything else (described by `describe`).
+ */
+function* nameErrors(error: ValueError): Generator<ValueError> {
+  const [asString = [], asObject = []] = error.errors.map((branch) => [...branch]);
+  if (typeof error.value === 'string' && asString.length > 0) yield* asString;
+  else if (isRecord(error.value) && asObject.length > 0) yield* asObject;
+  else yield error;
 }
 
 function isLiteralUnion(schema: TSchema): boolean {
@@ -101,7 +116,14 @@ function describe(error: ValueError): string {
       return `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`;
     case ValueErrorType.Literal:
       return `must be ${JSON.stringify(schema.const)}`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a language names may be given in: use "en", "es" or "pt"';
+    case ValueErrorType.ObjectMinProperties:
+      return 'must give the name in at least one language: "en", "es" or "pt"';
     case ValueErrorType.Union:
+      if (schema.localizedName === true) {
+        return 'must be a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })';
+      }
       if (isLiteralUnion(schema)) {
         return `must be one of ${schema.anyOf.map((b: TSchema) => JSON.stringify(b.const)).join(', ')}`;
       }

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { CalendarDate } from '../../infra/http/common-schemas.ts';
+import { Name as TextName } from '../../infra/http/text-schemas.ts';
 
 /** Field schemas and rules several steps share. */
 
+/** A person's name (API.md section 1: no control or bidirectional control characters). */
 export const Name = (description: string, example: string) =>
-  Type.String({ minLength: 1, maxLength: 100, description, examples: [example] });
+  TextName({ maxLength: 100, description, examples: [example] });
 export const DateOf = (description: string, example: string) =>
   CalendarDate(`${description} (YYYY-MM-DD)`, [example]);
 export const Country = (description: string) =>

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Name as TextName } from '../../infra/http/text-schemas.ts';
 import { birthDateProblem, Country, countryProblem, DateOf, Name } from './fields.ts';
 import { defineStep } from './step.ts';
 
@@ -24,9 +25,9 @@ const GuestDetailsData = Type.Object(
     address: Type.Optional(
       Type.Object(
         {
-          line1: Type.String({ minLength: 1, maxLength: 200, examples: ['Rua das Flores 12'] }),
-          city: Type.String({ minLength: 1, maxLength: 100, examples: ['Lisboa'] }),
-          postalCode: Type.String({ minLength: 1, maxLength: 20, examples: ['1200-195'] }),
+          line1: TextName({ maxLength: 200, examples: ['Rua das Flores 12'] }),
+          city: TextName({ maxLength: 100, examples: ['Lisboa'] }),
+          postalCode: TextName({ maxLength: 20, examples: ['1200-195'] }),
           country: Country('country'),
         },
         { additionalProperties: false, description: 'home address' },

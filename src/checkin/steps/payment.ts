@@ -51,6 +51,9 @@ export const payment = defineStep({
       currency: reservation.currency,
       token: d.token,
       reference: `${reservation.code}/checkin`,
+      // The balance paid so far names this payment: the same on a retry, another after it.
+      idempotencyBasis: `${reservation.code}/checkin/paid-${reservation.paidAmount}`,
+      hotelId: reservation.hotelId,
       tokenPath: '/data/token',
       declined: (message, declineCode) => `The payment was declined (${declineCode}): ${message}`,
     });

@@ -3,7 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 
-const KEY_FILE = 'data-encryption.key';
+/** The generated key's file in DATA_DIR (a backup of the embedded engine takes it along). */
+export const KEY_FILE = 'data-encryption.key';
 
 /**
  * The configured key, or (embedded deployments only) one generated once into DATA_DIR with

@@ -101,6 +101,12 @@ export interface Database extends Executor {
    * it moves. Absent on PostgreSQL, where other processes write.
    */
   changeCount?(tables: readonly string[]): number;
+  /**
+   * Embedded engine only: a gzipped tar of the data directory (`pgdata/…`), taken while no
+   * statement runs, after a CHECKPOINT. A copy as a crash would leave it: opened, the engine
+   * replays its log to the last commit, so it holds every transaction committed before the dump.
+   */
+  dumpDataDir?(): Promise<Uint8Array>;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

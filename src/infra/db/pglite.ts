@@ -188,6 +188,11 @@ export function embeddedDatabase(pg: PGlite): Database {
     // One connection serialises everything, so there is nothing to retry: no deadlocks are possible.
     transaction: attempt,
     changeCount: (tables) => changes.count(tables),
+    dumpDataDir: async () => {
+      await pg.exec('CHECKPOINT');
+      const dump = await pg.dumpDataDir('gzip');
+      return new Uint8Array(await dump.arrayBuffer());
+    },
     ping: async () => {
       if (closed) throw new Error('database closed');
       await inTurn(() => pg.query('SELECT 1'));

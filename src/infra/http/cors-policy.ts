@@ -26,7 +26,13 @@ export const CORS_EXPOSED_HEADERS = [
 
 /** Public endpoints: sections 2, 3 and 5 of the contract. Anything else is not public. */
 const PUBLIC_PREFIXES = ['/api/v1/booking', '/api/v1/checkin'];
-const PUBLIC_PATHS = new Set(['/.well-known/jwks.json', '/api/v1/openapi.json', '/healthz', '/readyz']);
+const PUBLIC_PATHS = new Set([
+  '/.well-known/jwks.json',
+  '/api/v1/openapi.json',
+  '/api/v1/payments/config',
+  '/healthz',
+  '/readyz',
+]);
 const OPERATOR_PREFIX = '/api/v1/operator';
 
 export type CorsPolicy =

@@ -1,14 +1,30 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import compress from '@fastify/compress';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectFile } from '../project-files.ts';
+import {
+  DOCS_ASSETS_PREFIX,
+  docsAssets,
+  IMMUTABLE,
+  preferredEncoding,
+  withHashedAssets,
+} from './docs-assets.ts';
+import { AppError } from './problems.ts';
 
 /**
- * Revalidate every time: the asset names carry no content hash, so a cached copy may only be used
- * after the server confirms it with a 304 (cheap: no body).
+ * Revalidate every time: the page, the document and the small files carry no content hash in their
+ * names, so a cached copy may only be used after the server confirms it with a 304 (cheap: no
+ * body). The large files are served under hashed names and kept for a year (docs-assets.ts).
  */
 export const DOCS_CACHE_CONTROL = 'no-cache';
+
+const DOCS_THEME = {
+  css: readFileSync(projectFile('src/infra/http/docs-theme/innkeep-docs.css'), 'utf8'),
+  js: readFileSync(projectFile('src/infra/http/docs-theme/innkeep-docs.js'), 'utf8'),
+};
 
 /** A weak validator: the same value stands for the identity and the compressed representations. */
 function weakEtag(payload: string | Buffer): string {
@@ -30,12 +46,15 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
 async function cacheValidators(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   if (reply.statusCode === 304) {
     // @fastify/static answered a revalidation: no body, so nothing for compression to encode.
-    reply.header('cache-control', DOCS_CACHE_CONTROL);
+    if (reply.getHeader('cache-control') !== IMMUTABLE) reply.header('cache-control', DOCS_CACHE_CONTROL);
     if (payload instanceof Readable) payload.destroy();
     return '';
   }
   if (reply.statusCode !== 200) return payload;
+  if (reply.getHeader('cache-control') === IMMUTABLE) return payload;
   reply.header('cache-control', DOCS_CACHE_CONTROL);
+  if (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html'))
+    payload = withHashedAssets(payload);
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
   const etag = (reply.getHeader('etag') as string | undefined) ?? weakEtag(payload);
   reply.header('etag', etag);
@@ -59,6 +78,24 @@ export async function docsPage(app: FastifyInstance) {
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () =>
     app.swagger(),
   );
+  app.get<{ Params: { name: string } }>(
+    `${DOCS_ASSETS_PREFIX}:name`,
+    { schema: { hide: true }, compress: false, config: { rateLimit: false } },
+    async (request, reply) => {
+      const asset = docsAssets().get(request.params.name);
+      // An older page's name after an upgrade, or a typo: the page links the current names.
+      if (!asset) throw new AppError('not_found', 'No such file of the reference page.');
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      reply
+        .header('content-type', asset.contentType)
+        .header('cache-control', IMMUTABLE)
+        .header('etag', asset.etag)
+        .header('vary', 'accept-encoding');
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(encoding ? asset.encoded(encoding) : asset.identity);
+    },
+  );
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // No call to the public validator at validator.swagger.io.
@@ -66,9 +103,17 @@ export async function docsPage(app: FastifyInstance) {
     uiConfig: {
       // The standalone layout's top bar loads any URL typed into it; the base layout only this document.
       layout: 'BaseLayout',
-      deepLinking: true,
+      // A deep link is an <a> inside each operation's summary button: a control nested in a control.
+      deepLinking: false,
       tryItOutEnabled: false,
+      // Its highlighting themes fall below WCAG contrast; plain text reads as well.
+      syntaxHighlight: false,
     },
-    theme: { title: 'Innkeep API' },
+    // Contrast fixes and the names axe asks for (docs-theme/): what Swagger UI's options cannot set.
+    theme: {
+      title: 'Innkeep API',
+      css: [{ filename: 'innkeep-docs.css', content: DOCS_THEME.css }],
+      js: [{ filename: 'innkeep-docs.js', content: DOCS_THEME.js }],
+    },
   });
 }

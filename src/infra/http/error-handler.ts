@@ -9,6 +9,7 @@ import {
   problemType,
   validationProblem,
 } from './problems.ts';
+import { TEXT_PATTERN_MESSAGES } from './text-schemas.ts';
 
 type AjvError = {
   instancePath: string;
@@ -37,6 +38,8 @@ function validationEntries(error: FastifyError): ProblemDetailEntry[] {
     } else if (e.keyword === 'additionalProperties') {
       path += `/${String(e.params.additionalProperty)}`;
       message = 'is not a known field';
+    } else if (e.keyword === 'pattern' && TEXT_PATTERN_MESSAGES[String(e.params.pattern)]) {
+      message = TEXT_PATTERN_MESSAGES[String(e.params.pattern)] as string;
     } else if (e.keyword === 'enum' || e.keyword === 'const') {
       const allowed = (e.params.allowedValues ?? [e.params.allowedValue]) as unknown[];
       message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -57,9 +60,16 @@ function toProblem(error: FastifyError | AppError): {
   detail: string;
   errors?: ProblemDetailEntry[];
   headers?: Record<string, string>;
+  members?: Record<string, unknown>;
 } {
   if (error instanceof AppError) {
-    return { code: error.code, detail: error.message, errors: error.errors, headers: error.headers };
+    return {
+      code: error.code,
+      detail: error.message,
+      errors: error.errors,
+      headers: error.headers,
+      ...(error.members ? { members: error.members } : {}),
+    };
   }
   if (error.validation) return toProblem(validationProblem(validationEntries(error)));
   switch (error.code) {

@@ -1,8 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
 import { type DomainEvent, domainMetrics } from '../metrics/domain-metrics.ts';
+import { sendProblem } from './error-handler.ts';
 
 /** Requests that matched no route share one label, so scanners cannot blow up the series count. */
 const UNMATCHED = 'unmatched';
@@ -31,6 +34,38 @@ export interface MetricsOptions {
   db: Database;
   /** Metrics features add to the registry (handed down by the app, which knows the features). */
   collectors?: Array<(registry: Registry, db: Database) => void>;
+  /** METRICS_TOKEN: the bearer token a scrape must send; null = loopback clients only. */
+  token: string | null;
+}
+
+const METRICS_REALM = 'Bearer realm="innkeep-metrics"';
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const bare = address.replace(/^::ffff:/i, '');
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1';
+}
+
+/**
+ * Who may read `/metrics` (API.md 5): with a token, whoever sends it (`401` otherwise, whatever the
+ * address); without one, only a client on this host that talks to the service directly: the
+ * connection's peer is loopback and no proxy forwarded the request (a reverse proxy on the same
+ * host would otherwise make every client look local). Anyone else gets the unknown-route `404`.
+ */
+function metricsAccess(request: FastifyRequest, token: string | null): 'allowed' | 'unauthorized' | 'hidden' {
+  if (token !== null) {
+    const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+    return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), digest(token))
+      ? 'allowed'
+      : 'unauthorized';
+  }
+  const forwarded =
+    request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
+  return !forwarded && isLoopback(request.socket.remoteAddress) && isLoopback(request.ip)
+    ? 'allowed'
+    : 'hidden';
 }
 
 export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => {
@@ -39,13 +74,13 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
 
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
-    name: 'http_requests_total',
+    name: 'innkeep_http_requests_total',
     help: 'HTTP requests answered, by route pattern',
     labelNames,
     registers: [registry],
   });
   const duration = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: 'innkeep_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern',
     labelNames,
     buckets: DURATION_BUCKETS,
@@ -66,16 +101,24 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
     });
   }
 
+  // Connections and the requests waiting for one are different things: two metrics, not one.
   new Gauge({
     name: 'innkeep_db_pool_connections',
-    help: 'Database connections: total open, idle, and requests waiting for one',
+    help: 'Database connections open: total, and idle among them',
     labelNames: ['state'],
     registers: [registry],
     collect() {
       const stats = opts.db.poolStats();
       this.set({ state: 'total' }, stats.total);
       this.set({ state: 'idle' }, stats.idle);
-      this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new Gauge({
+    name: 'innkeep_db_pool_waiting_requests',
+    help: 'Queries waiting for a database connection',
+    registers: [registry],
+    collect() {
+      this.set(opts.db.poolStats().waiting);
     },
   });
 
@@ -95,7 +138,25 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
+    const access = metricsAccess(request, opts.token);
+    if (access === 'unauthorized') {
+      return sendProblem(
+        request,
+        reply,
+        'unauthorized',
+        'Send the metrics token: `Authorization: Bearer <METRICS_TOKEN>`.',
+        {
+          headers: { 'www-authenticate': METRICS_REALM },
+        },
+      );
+    }
+    if (access === 'hidden') {
+      // As for a path no route serves: the endpoint's existence is not for the public either.
+      return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} /metrics.`, {
+        members: { unknownRoute: true },
+      });
+    }
     const body = await registry.metrics();
     return reply.type(registry.contentType).send(body);
   });

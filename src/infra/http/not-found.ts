@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendProblem } from './error-handler.ts';
 
@@ -17,7 +17,14 @@ export const notFoundHandler = fp(async (app: FastifyInstance) => {
     }
     for (const method of [route.method].flat()) entry.methods.add(method);
   });
-  app.setNotFoundHandler((request, reply) => {
+  // A request no route serves is answered before its body is read: QUERY (a method with a body to
+  // Fastify) without a Content-Type, or any body of the wrong type, is still the path's 405 or 404,
+  // never a complaint about the body. The not-found handler below answers the rest the same way.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (!request.is404) return done(null, payload);
+    answerMiss(request, reply);
+  });
+  const answerMiss = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = new Set<string>();
     for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
@@ -38,5 +45,6 @@ export const notFoundHandler = fp(async (app: FastifyInstance) => {
     return sendProblem(request, reply, 'not_found', `No endpoint at ${request.method} ${path}.`, {
       members: { unknownRoute: true },
     });
-  });
+  };
+  app.setNotFoundHandler(answerMiss);
 });

@@ -5,15 +5,27 @@
  * limit's 429 with its headers, `Retry-After` on 429 and 503, and `security: []` on operations that
  * need no credential. Routes still declare their own statuses and feature headers (ETag, Location).
  */
+
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { RATE_LIMIT_EXEMPT } from './rate-limit.ts';
 
 type Json = Record<string, unknown>;
 type Operation = {
   security?: unknown[];
   parameters?: { in: string; name: string }[];
-  requestBody?: unknown;
+  requestBody?: { required?: boolean };
+  [OPTIONAL_BODY_MARK]?: boolean;
   responses?: Record<string, Json>;
 };
+
+const OPTIONAL_BODY_MARK = 'x-optional-body';
+
+/**
+ * Spread into a route's schema whose body may be left out (cancel, arrive, no-show: no body means
+ * the defaults). @fastify/swagger marks every declared body `required`; this mark, removed from the
+ * document, makes it optional there. The route itself reads a missing body as `{}` (preValidation).
+ */
+export const OPTIONAL_BODY = { [OPTIONAL_BODY_MARK]: true } as const;
 
 const header = (description: string, schema: Json = { type: 'string' }, required = false) => ({
   description,
@@ -28,7 +40,9 @@ const REQUEST_ID = header(
 );
 const RETRY_AFTER = header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 });
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Policy': header('One item per limit: `"general";q=<quota>;w=<window seconds>`.'),
+  'RateLimit-Policy': header(
+    'One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`.',
+  ),
   RateLimit: header('One item per limit: `"general";r=<remaining>;t=<seconds to reset>`.'),
 };
 const REPLAYED = header('`true` when this is the stored answer to an earlier request with the same key.', {
@@ -39,9 +53,8 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   name: 'idempotency-key',
   required: false,
-  description:
-    'Makes a retry safe: 1–255 characters (bare, or a quoted structured-field string); the first completed answer is replayed for 24 h.',
-  schema: { type: 'string', minLength: 1, maxLength: 257 },
+  description: IdempotencyKeyHeader.description,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
 const problem = (description: string) => ({
@@ -76,11 +89,19 @@ export function applyHttpConventions(
       if (method === 'post' && !operation.parameters?.some((p) => p.name === 'idempotency-key')) {
         operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
       }
+      if (operation[OPTIONAL_BODY_MARK]) {
+        delete operation[OPTIONAL_BODY_MARK];
+        if (operation.requestBody) operation.requestBody.required = false;
+      }
       if (operation.requestBody) {
         responses['413'] ??= problem('`payload_too_large`');
         responses['415'] ??= problem('`unsupported_media_type`');
       }
       if (!RATE_LIMIT_EXEMPT.has(path)) responses['429'] ??= problem('`rate_limited`');
+      // Node's HTTP parser answers this for any URL, before a route runs: said where nothing else
+      // names a client error (the health checks), so no operation looks as if it could not fail.
+      if (!Object.keys(responses).some((s) => s.startsWith('4')))
+        responses['431'] = problem('`headers_too_large`: the URL and headers together over 16 KiB');
       responses['500'] ??= problem('`internal_error`: a fault of the service, logged with the request id');
       for (const [status, response] of Object.entries(responses)) {
         const headers = (response.headers ?? {}) as Json;

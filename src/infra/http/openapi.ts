@@ -45,10 +45,11 @@ export const openapi = fp(
           { name: 'booking', description: 'Availability search, quotes and reservations' },
           { name: 'checkin', description: 'Self check-in sessions and steps' },
           { name: 'service', description: 'Health, keys and this document' },
+          { name: 'payments', description: 'The payment provider: its settings for clients, its webhooks' },
           {
             name: 'Operator',
             description:
-              'The hotel’s side (API.md 7, 8): operator keys, hotels, audit log, events and webhooks',
+              'The hotel’s side (docs/api.md §7, §8): operator keys, hotels, audit log, events and webhooks',
           },
         ],
         components: {

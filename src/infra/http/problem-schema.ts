@@ -26,6 +26,23 @@ export const Problem = Type.Object(
       ),
     ),
     requestId: Type.String(),
+    nextAction: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Literal('stripe'),
+          clientSecret: Type.String({
+            description:
+              'The PaymentIntent’s client secret: complete it with Stripe.js (`handleNextAction`).',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Only on a `402 payment_failed` whose payment needs the guest’s action (3-D Secure, API.md 4): ' +
+            'complete it in the browser, then send the same request again with the PaymentIntent id (`pi_…`) as the token.',
+        },
+      ),
+    ),
     unknownRoute: Type.Optional(
       Type.Boolean({
         description:

@@ -49,11 +49,17 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: ProblemDetailEntry[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** RFC 9457 extension members of the problem, e.g. `nextAction` on a payment needing 3-D Secure. */
+  readonly members: Record<string, unknown> | undefined;
 
   constructor(
     code: ProblemCode,
     detail: string,
-    extra: { errors?: ProblemDetailEntry[]; headers?: Record<string, string> } = {},
+    extra: {
+      errors?: ProblemDetailEntry[];
+      headers?: Record<string, string>;
+      members?: Record<string, unknown>;
+    } = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -61,6 +67,7 @@ export class AppError extends Error {
     this.status = PROBLEMS[code].status;
     this.errors = extra.errors;
     this.headers = extra.headers;
+    this.members = extra.members;
   }
 }
 

@@ -1,5 +1,5 @@
-import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { AppError } from './problems.ts';
@@ -19,9 +19,36 @@ export interface RateLimitOptions {
   perMinute: number;
   /** When set, the counts live in Redis so every process of a deployment shares them. */
   redisUrl: string | null;
+  /** The operator API's own limit, counted per credential rather than per address. */
+  operator?: OperatorLimit;
 }
 
 /**
+ * A limit of its own for an authenticated API: requests per minute per caller (an operator key),
+ * never shared with the public traffic of the same address. Its routes' authentication runs first
+ * (an `onRequest` hook of their plugin; the limit's hook is the route's own, which Fastify runs
+ * last), so `callerOf` knows the caller; failed authentications have their own per-address limit.
+ */
+export interface OperatorLimit {
+  /** Path prefix of the routes it covers, e.g. `/api/v1/operator`. */
+  prefix: string;
+  /** Requests per minute per caller; 0 turns it off. */
+  perMinute: number;
+  /** The authenticated caller's stable id (an operator key's id), if any. */
+  callerOf: (request: FastifyRequest) => string | undefined;
+}
+
+interface AppliedLimit {
+  policy: 'general' | 'operator';
+  perMinute: number;
+  key: string;
+}
+
+/**
+ * The operator API has a limit of its own (`OperatorLimit`): OPERATOR_RATE_LIMIT_PER_MINUTE requests
+ * per operator key, with a `"operator"` item, so a burst of guests behind the desk's address never
+ * locks the desk out, and the desk's traffic never counts against its guests.
+ *
  * The general limit (API.md section 1): RATE_LIMIT_PER_MINUTE requests per client address per
  * minute, counted per process or in Redis; over it, 429 `rate_limited` with `Retry-After`. Limited
  * responses carry the IETF `RateLimit-Policy` and `RateLimit` headers with a `"general"` item; a
@@ -33,6 +60,24 @@ export interface RateLimitOptions {
  * Must be registered before the routes it limits (it attaches to routes as they are added).
  */
 export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions) => {
+  const operator = opts.operator;
+  const isOperatorRoute = (url: string | undefined) =>
+    operator !== undefined &&
+    url !== undefined &&
+    (url === operator.prefix || url.startsWith(`${operator.prefix}/`));
+  /** Which limit counts a request, and under which key: the two never share a counter. */
+  const limitOf = (request: FastifyRequest): AppliedLimit => {
+    if (operator && isOperatorRoute(request.routeOptions.url)) {
+      const caller = operator.callerOf(request);
+      return {
+        policy: 'operator',
+        perMinute: operator.perMinute,
+        key: caller ? `operator:${caller}` : `operator-address:${normalizeIP(request.ip)}`,
+      };
+    }
+    return { policy: 'general', perMinute: opts.perMinute, key: normalizeIP(request.ip) };
+  };
+
   // Runs before the rate-limit plugin's own onRoute hook, which then skips these routes.
   app.addHook('onRoute', (route) => {
     if (RATE_LIMIT_EXEMPT.has(route.url)) {
@@ -42,11 +87,11 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
 
   // The plugin writes the obsolete `RateLimit-Limit/-Remaining/-Reset` trio (its "draft spec" mode);
   // rewrite them as the current draft's structured lists, after any item a feature's limit added.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     const quota = reply.getHeader('ratelimit-limit');
     if (quota === undefined) return payload;
-    const general = {
-      policy: 'general',
+    const applied = {
+      policy: limitOf(request).policy,
       quota: Number(quota),
       windowSeconds: 60,
       remaining: Number(reply.getHeader('ratelimit-remaining') ?? 0),
@@ -59,8 +104,8 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
       const existing = reply.getHeader(name);
       reply.header(name, existing === undefined ? item : `${String(existing)}, ${item}`);
     };
-    append('ratelimit-policy', policyItem(general));
-    append('ratelimit', stateItem(general));
+    append('ratelimit-policy', policyItem(applied));
+    append('ratelimit', stateItem(applied));
     return payload;
   });
 
@@ -91,8 +136,11 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
   }
 
   await app.register(fastifyRateLimit, {
-    global: opts.perMinute > 0,
-    max: opts.perMinute,
+    global: opts.perMinute > 0 || (operator?.perMinute ?? 0) > 0,
+    keyGenerator: (request) => limitOf(request).key,
+    max: (request) => limitOf(request).perMinute,
+    // A limit set to 0 is off: its requests are not counted at all.
+    allowList: (request) => limitOf(request).perMinute === 0,
     timeWindow: 60_000,
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: 'innkeep:rate-limit:' } : {}),

@@ -14,7 +14,7 @@ import ValidatorSelector from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
 
-type Route = { schema?: unknown };
+type Route = { schema?: unknown; httpPart?: string };
 type CompilerFactory = (externalSchemas: unknown, options: unknown) => (route: Route) => unknown;
 
 /** Wraps a compiler factory so that each (shared schemas, options, schema text) compiles once. */
@@ -42,8 +42,26 @@ function compiledOnce(factory: CompilerFactory): CompilerFactory {
   };
 }
 
+/**
+ * Query strings are text, so a bounded number there (`limit`) is declared as the integer it is and
+ * read from its digits: their validator coerces scalar types (Ajv's `coerceTypes: true`: `"20"` is 20,
+ * `"0"` fails `minimum`, `"abc"` fails `type`), while bodies, headers and paths keep the app's
+ * options (no coercion: a JSON `"2"` for `adults` stays a 400).
+ */
+function coercingQueryStrings(factory: CompilerFactory): CompilerFactory {
+  return (externalSchemas, options) => {
+    const plain = factory(externalSchemas, options);
+    const opts = (options ?? {}) as { customOptions?: Record<string, unknown> };
+    const coercing = factory(externalSchemas, {
+      ...opts,
+      customOptions: { ...opts.customOptions, coerceTypes: true },
+    });
+    return (route) => (route.httpPart === 'querystring' ? coercing(route) : plain(route));
+  };
+}
+
 /** For Fastify's `schemaController.compilersFactory`. */
 export const sharedSchemaCompilers = {
-  buildValidator: compiledOnce(ValidatorSelector() as unknown as CompilerFactory),
+  buildValidator: coercingQueryStrings(compiledOnce(ValidatorSelector() as unknown as CompilerFactory)),
   buildSerializer: compiledOnce(SerializerSelector() as unknown as CompilerFactory),
 } as unknown as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;

@@ -110,18 +110,36 @@ function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions 
   }
 }
 
+export interface SecurityOptions {
+  corsOrigins: string[];
+  /**
+   * Path prefixes of routes whose answers hold guest data (API.md section 1): each answer, errors
+   * included, carries `Cache-Control: no-store` unless its handler sets another.
+   */
+  noStorePrefixes?: readonly string[];
+}
+
 /**
- * Security headers on every response (helmet) and CORS by path (see cors-policy.ts).
+ * Security headers on every response (helmet), `Cache-Control: no-store` on guest data, and CORS
+ * by path (see cors-policy.ts).
  * Register before the routes: the `/docs` CSP and the public routes' resource policy are attached
  * as the routes are added.
  */
-export const security = fp(async (app: FastifyInstance, opts: { corsOrigins: string[] }) => {
+export const security = fp(async (app: FastifyInstance, opts: SecurityOptions) => {
   const appHelmet: HelmetOptions = {
     contentSecurityPolicy: API_CSP,
     crossOriginResourcePolicy: { policy: 'same-origin' },
   };
   const appHeaders = securityHeaders(appHelmet);
   app.addHook('onRoute', (route) => {
+    // Decided once per route, by its pattern, so no route holding guest data can be forgotten.
+    if (
+      (opts.noStorePrefixes ?? []).some(
+        (prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`),
+      )
+    ) {
+      route.config = { ...route.config, noStore: true } as typeof route.config;
+    }
     let routeHelmet: HelmetOptions | false | undefined = route.helmet;
     if (routeHelmet === undefined) {
       if (route.url === '/docs' || route.url.startsWith('/docs/')) {
@@ -143,10 +161,12 @@ export const security = fp(async (app: FastifyInstance, opts: { corsOrigins: str
   // raw response as helmet sets them, so nothing replying later can lose them.
   app.addHook('onRequest', (request, reply, done) => {
     // The route's headers, worked out when it was added (`onRoute` above), else the app's.
-    const config = request.routeOptions.config as { securityHeaders?: SecurityHeaders };
+    const config = request.routeOptions.config as { securityHeaders?: SecurityHeaders; noStore?: boolean };
     const { set, remove } = config.securityHeaders ?? appHeaders;
     for (const name of remove) reply.raw.removeHeader(name);
     for (const [name, value] of set) reply.raw.setHeader(name, value);
+    // On the raw response, as a default: a handler's own Cache-Control (Fastify's) replaces it.
+    if (config.noStore) reply.raw.setHeader('cache-control', 'no-store');
     done();
   });
   await app.register(cors, {

@@ -5,14 +5,22 @@ import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
 import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
-import { parseIdempotencyKey } from './idempotency-key.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.ts';
 import { pendingReleases } from './pending-releases.ts';
 
 const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
 const LOCK_SECONDS = 60;
 /** Headers a replay must repeat for the client to see the same response. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location', 'www-authenticate', 'cache-control'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'content-language',
+  'etag',
+  'location',
+  'www-authenticate',
+  'cache-control',
+  'vary',
+];
 
 /** A response as stored for replay: the body exactly as first sent (already serialised). */
 export interface StoredResponse {
@@ -108,7 +116,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     if (key === null) {
       throw invalid(
         '/headers/idempotency-key',
-        'must be 1 to 255 characters, bare or as a quoted structured-field string',
+        `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, bare or as a quoted structured-field string`,
       );
     }
     const path = request.url.split('?')[0] ?? '';

@@ -1,0 +1,80 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Hotel } from '../catalog/catalog.schema.ts';
+import { NAME_LANGUAGES, type NameLanguage, nameIn } from '../catalog/localized-name.ts';
+import { preferredLanguage } from '../infra/http/accept-language.ts';
+
+/**
+ * Catalogue names in the caller's language (API.md 9): search, quote, reservation and the hotel
+ * endpoint answer the names of `Accept-Language`, the plain name where the catalogue gives none.
+ * Reservations and quotes are stored with the plain names; they are named again on the way out,
+ * by id, from the catalogue as it is now.
+ */
+
+/** The language asked for, or null (no header, or none the catalogue names things in). */
+export function requestLanguage(request: FastifyRequest): NameLanguage | null {
+  return preferredLanguage(request.headers['accept-language'], NAME_LANGUAGES);
+}
+
+/** The headers of an answer holding names: its language, and that it depends on the asked one. */
+export function languageHeaders(lang: NameLanguage | null): Record<string, string> {
+  return { 'content-language': lang ?? 'en', vary: 'Accept-Language' };
+}
+
+/** Sets `languageHeaders` on a reply that is sent as is. */
+export function withLanguage(reply: FastifyReply, lang: NameLanguage | null): FastifyReply {
+  return reply.headers(languageHeaders(lang));
+}
+
+type Named = { id: string; name: string };
+type Line = { type: 'room' | 'service' | 'tax'; code: string; name: string };
+
+/** One hotel's names in one language, by id; unknown ids keep the name they came with. */
+export function namer(hotel: Hotel | undefined, lang: NameLanguage | null) {
+  const find = <T extends { name: string }>(list: readonly T[] | undefined, key: (x: T) => string) => {
+    return (id: string, fallback: string): string => {
+      if (!hotel || lang === null) return fallback;
+      const entity = list?.find((x) => key(x) === id);
+      return entity ? nameIn(entity, lang) : fallback;
+    };
+  };
+  const roomType = find(hotel?.roomTypes, (r) => r.id);
+  const ratePlan = find(hotel?.ratePlans, (r) => r.id);
+  const service = find(hotel?.services, (s) => s.id);
+  const tax = find(hotel?.taxes, (t) => t.code);
+  return {
+    hotel: (fallback: string) => (hotel && lang ? nameIn(hotel, lang) : fallback),
+    roomType: <T extends Named>(r: T): T => ({ ...r, name: roomType(r.id, r.name) }),
+    ratePlan: <T extends Named>(r: T): T => ({ ...r, name: ratePlan(r.id, r.name) }),
+    service: <T extends Named>(s: T): T => ({ ...s, name: service(s.id, s.name) }),
+    tax: <T extends { code: string; name: string }>(x: T): T => ({ ...x, name: tax(x.code, x.name) }),
+    line: <T extends Line>(l: T): T => {
+      if (l.type === 'room') return { ...l, name: roomType(l.code, l.name) };
+      if (l.type === 'service') return { ...l, name: service(l.code, l.name) };
+      return { ...l, name: tax(l.code, l.name) };
+    },
+  };
+}
+
+type PricedStay = {
+  roomType: Named;
+  ratePlan: Named;
+  lines: Line[];
+  includedTaxes: Array<{ code: string; name: string }>;
+};
+
+/** A quote or reservation with its room type, rate plan, lines and included taxes named in `lang`. */
+export function namedStay<T extends PricedStay>(
+  hotel: Hotel | undefined,
+  stay: T,
+  lang: NameLanguage | null,
+): T {
+  if (lang === null || !hotel) return stay;
+  const names = namer(hotel, lang);
+  return {
+    ...stay,
+    roomType: names.roomType(stay.roomType),
+    ratePlan: names.ratePlan(stay.ratePlan),
+    lines: stay.lines.map(names.line),
+    includedTaxes: stay.includedTaxes.map(names.tax),
+  };
+}

@@ -1,0 +1,50 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** The languages a catalogue may name things in (API.md 9): those the pages and messages speak. */
+export const NAME_LANGUAGES = ['en', 'es', 'pt'] as const;
+export type NameLanguage = (typeof NAME_LANGUAGES)[number];
+
+/** A name per language, as a catalogue file may give it: `{ "en": "Double Room", "es": … }`. */
+export type LocalizedNames = { en?: string; es?: string; pt?: string };
+
+const NameText = Type.String({ minLength: 1 });
+
+/**
+ * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema
+ * carries `localizedName` so the catalogue's validation can say which form went wrong.
+ */
+export const CatalogName = Type.Union(
+  [
+    NameText,
+    Type.Object(
+      { en: Type.Optional(NameText), es: Type.Optional(NameText), pt: Type.Optional(NameText) },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+  ],
+  {
+    localizedName: true,
+    description: 'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
+  },
+);
+export type CatalogName = Static<typeof CatalogName>;
+
+/** What the in-memory catalogue keeps of a name: the plain one, and the others by language. */
+export type Named = { name: string; names?: LocalizedNames };
+
+/**
+ * A name as the catalogue keeps it: `name` is the plain string, or the English one, else the first
+ * one given; `names` (only for the object form) holds every language given.
+ */
+export function loadName(name: CatalogName): Named {
+  if (typeof name === 'string') return { name };
+  const names: LocalizedNames = {};
+  for (const lang of NAME_LANGUAGES) if (name[lang] !== undefined) names[lang] = name[lang];
+  // The first given in the file's own order.
+  const first = Object.values(name).find((value) => typeof value === 'string') ?? '';
+  return { name: names.en ?? first, names };
+}
+
+/** The entity's name in `lang` (`en`, `es`, `pt`), else its plain name (API.md 9). */
+export function nameIn(entity: { name: string; names?: LocalizedNames }, lang: string): string {
+  return entity.names?.[lang as NameLanguage] ?? entity.name;
+}

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import type { AppContext } from '../../context.ts';
+import { icalRepository as repo } from './ical.repository.ts';
+import { syncImport } from './ical.service.ts';
+import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
+
+/** Imports fetched at once by one process; the rest wait for the next round. */
+const BATCH = 4;
+/** A claim outlives the fetch and its transaction, so a killed process's imports come back soon after. */
+const LEASE_SECONDS = Math.ceil((2 * FETCH_TIMEOUT_MS) / 1000) + 30;
+
+export interface IcalPoller {
+  stop(): Promise<void>;
+}
+
+/**
+ * Fetches each import every ICAL_POLL_SECONDS (API.md 11.1). Every process runs this; each due
+ * import is claimed by one of them (`claimDue`: SKIP LOCKED and a lease, as webhook deliveries
+ * are), fetched, and given its next time with its outcome.
+ */
+export function startIcalPoller(
+  deps: Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>,
+  logger: Logger,
+): IcalPoller {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const round = async () => {
+    for (;;) {
+      if (stopped) return;
+      const due = await repo.claimDue(deps.db, BATCH, LEASE_SECONDS);
+      if (due.length === 0) return;
+      await Promise.all(
+        due.map((row) =>
+          syncImport(deps, row).catch((err) => logger.warn({ err, importId: row.id }, 'iCal import failed')),
+        ),
+      );
+    }
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = round()
+      .catch((err) => logger.warn({ err }, 'iCal poll failed; retrying at the next round'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  // Due times are checked often (an import created or synced elsewhere sets its own); each import
+  // is still fetched only every ICAL_POLL_SECONDS.
+  const timer = setInterval(tick, Math.min(deps.config.icalPollSeconds, 15) * 1000);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

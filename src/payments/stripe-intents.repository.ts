@@ -1,0 +1,83 @@
+import type { Executor } from '../infra/db/database.ts';
+
+export interface UnmatchedIntent {
+  intentId: string;
+  hotelId: string | null;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
+/**
+ * `stripe_unmatched_intents` (migration 040): PaymentIntents that took money without a ledger row
+ * yet. Settled `matched` by the charge that records them, or `refunded` by the payment worker
+ * once their grace has passed.
+ */
+export const stripeIntents = {
+  async noteUnmatched(ex: Executor, intent: UnmatchedIntent): Promise<void> {
+    await ex.query(
+      `INSERT INTO stripe_unmatched_intents (intent_id, hotel_id, reference, amount, currency)
+       SELECT $1, $2, $3, $4, $5
+       WHERE NOT EXISTS (SELECT 1 FROM payments WHERE provider = 'stripe' AND provider_ref = $1 AND kind = 'charge')
+       ON CONFLICT (intent_id) DO NOTHING`,
+      [intent.intentId, intent.hotelId, intent.reference, intent.amount, intent.currency],
+    );
+  },
+
+  /** In the charge's transaction: false when the worker already refunded this payment. */
+  async claimForCharge(tx: Executor, intentId: string): Promise<boolean> {
+    const { rows } = await tx.query<{ settlement: string | null }>(
+      `SELECT settlement FROM stripe_unmatched_intents WHERE intent_id = $1 FOR UPDATE`,
+      [intentId],
+    );
+    const row = rows[0];
+    if (!row) return true;
+    if (row.settlement === 'refunded') return false;
+    await tx.query(
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'matched', last_error = NULL
+       WHERE intent_id = $1`,
+      [intentId],
+    );
+    return true;
+  },
+
+  /**
+   * Claims the intents past their grace that no charge recorded, marking them `refunded` before
+   * the refund is asked (a charge arriving later finds them refunded and declines). Intents a
+   * charge did record are settled `matched` on the way.
+   */
+  async claimExpired(tx: Executor, seenBefore: Date, limit: number): Promise<UnmatchedIntent[]> {
+    await tx.query(
+      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
+       WHERE settled_at IS NULL AND EXISTS
+         (SELECT 1 FROM payments p WHERE p.provider = 'stripe' AND p.provider_ref = u.intent_id AND p.kind = 'charge')`,
+    );
+    const { rows } = await tx.query<UnmatchedIntent>(
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'refunded'
+       WHERE intent_id IN (SELECT intent_id FROM stripe_unmatched_intents
+                           WHERE settled_at IS NULL AND seen_at < $1 ORDER BY seen_at LIMIT $2
+                           FOR UPDATE SKIP LOCKED)
+       RETURNING intent_id AS "intentId", hotel_id AS "hotelId", reference, amount, currency`,
+      [seenBefore, limit],
+    );
+    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  },
+
+  /** A refund of an unmatched intent Stripe refused for good: settled `failed`, never retried. */
+  async refused(ex: Executor, intentId: string, error: string): Promise<void> {
+    await ex.query(
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'failed', last_error = $2
+       WHERE intent_id = $1`,
+      [intentId, error],
+    );
+  },
+
+  /** A refund of an unmatched intent that failed: open again, to be retried. */
+  async reopen(ex: Executor, intentId: string, error: string): Promise<void> {
+    await ex.query(
+      `UPDATE stripe_unmatched_intents SET settled_at = NULL, settlement = 'failed', last_error = $2
+       WHERE intent_id = $1`,
+      [intentId, error],
+    );
+  },
+};

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { Database } from '../infra/db/database.ts';
+import { AppError } from '../infra/http/problems.ts';
+import {
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProvider,
+  RefundRefused,
+} from './payment-provider.ts';
+import { fromStripeAmount, toStripeAmount } from './stripe-amounts.ts';
+import { stripeIntents } from './stripe-intents.repository.ts';
+
+/** The metadata keys our PaymentIntents carry: what they pay for, checked when one comes back as a token. */
+export const STRIPE_METADATA = {
+  basis: 'innkeep_basis',
+  reference: 'innkeep_reference',
+  hotel: 'innkeep_hotel',
+};
+
+type Intent = Stripe.PaymentIntent;
+
+/**
+ * The Stripe idempotency key of a charge: what it pays for, how much, and with which card. A
+ * retried request, a crash before our commit, or two processes ask Stripe the same question and get
+ * the same PaymentIntent back, never a second charge; another card after a decline is a new one.
+ */
+export function chargeIdempotencyKey(request: ChargeRequest): string {
+  const basis = request.idempotencyBasis ?? request.reference;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([basis, request.amount, request.currency, request.token]))
+    .digest('base64url');
+  return `innkeep:charge:${digest}`;
+}
+
+function unavailable(): AppError {
+  return new AppError(
+    'service_unavailable',
+    'The payment service did not answer; nothing was booked. Try again with the same request.',
+    { headers: { 'Retry-After': '5' } },
+  );
+}
+
+function cardOf(intent: Intent): { brand?: string; last4?: string } {
+  const charge = intent.latest_charge;
+  const card = typeof charge === 'object' && charge ? charge.payment_method_details?.card : undefined;
+  return card
+    ? ({ brand: card.brand ?? undefined, last4: card.last4 ?? undefined } as {
+        brand?: string;
+        last4?: string;
+      })
+    : {};
+}
+
+function refundedOf(intent: Intent): number {
+  const charge = intent.latest_charge;
+  return typeof charge === 'object' && charge ? charge.amount_refunded : 0;
+}
+
+/** A PaymentIntent's state as our answer: paid, the guest's action needed, or declined. */
+function outcomeOf(intent: Intent): ChargeResult {
+  if (intent.status === 'succeeded') {
+    if (refundedOf(intent) > 0)
+      return {
+        ok: false,
+        declineCode: 'payment_refunded',
+        message: 'This payment was refunded; please pay again.',
+      };
+    return { ok: true, providerRef: intent.id, ...cardOf(intent) };
+  }
+  if (intent.status === 'requires_action' && intent.client_secret) {
+    return {
+      ok: false,
+      declineCode: 'authentication_required',
+      message: 'The card issuer asks the guest to confirm this payment (3-D Secure).',
+      nextAction: { type: 'stripe', clientSecret: intent.client_secret },
+    };
+  }
+  const failure = intent.last_payment_error;
+  return {
+    ok: false,
+    declineCode: failure?.decline_code ?? failure?.code ?? `payment_${intent.status}`,
+    message: failure?.message ?? `The payment is ${intent.status.replaceAll('_', ' ')}.`,
+  };
+}
+
+/**
+ * PAYMENT_PROVIDER=stripe (API.md section 4): charges are PaymentIntents created and confirmed
+ * with the guest's PaymentMethod (`pm_…`), or, after 3-D Secure, the PaymentIntent itself (`pi_…`)
+ * checked to be ours, for this payment, succeeded and unused. A charge whose transaction does not
+ * commit is kept for its retry (same idempotency key, same PaymentIntent) and refunded by the
+ * payment worker if no retry records it in time.
+ */
+export function createStripePaymentProvider(deps: {
+  stripe: Stripe;
+  db: Database;
+  log: { warn(obj: unknown, msg: string): void };
+}): PaymentProvider {
+  const { stripe, db } = deps;
+
+  async function withStripe<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      const e = err as Stripe.errors.StripeError;
+      if (
+        e?.type === 'StripeConnectionError' ||
+        e?.type === 'StripeAPIError' ||
+        e?.type === 'StripeRateLimitError' ||
+        // The same payment still in flight in another request (same idempotency key): try again.
+        e?.type === 'StripeIdempotencyError'
+      ) {
+        deps.log.warn(
+          { stripeError: e.type, message: e.message, requestId: e.requestId },
+          'Stripe did not answer',
+        );
+        throw unavailable();
+      }
+      throw err;
+    }
+  }
+
+  async function intentToken(request: ChargeRequest, amount: number): Promise<ChargeResult> {
+    let intent: Intent;
+    try {
+      intent = await withStripe(() =>
+        stripe.paymentIntents.retrieve(request.token, { expand: ['latest_charge'] }),
+      );
+    } catch (err) {
+      if ((err as Stripe.errors.StripeError).type === 'StripeInvalidRequestError')
+        return { ok: false, declineCode: 'unknown_payment', message: 'This payment is unknown to Stripe.' };
+      throw err;
+    }
+    const basis = request.idempotencyBasis ?? request.reference;
+    if (intent.metadata?.[STRIPE_METADATA.basis] !== basis)
+      return {
+        ok: false,
+        declineCode: 'payment_mismatch',
+        message: 'This payment was made for something else.',
+      };
+    if (intent.amount !== amount || intent.currency !== request.currency.toLowerCase())
+      return {
+        ok: false,
+        declineCode: 'amount_mismatch',
+        message: 'This payment is not for the amount due; please pay again.',
+      };
+    return outcomeOf(intent);
+  }
+
+  return {
+    name: 'stripe',
+    recognises: (token) => /^(pm|pi)_[A-Za-z0-9_]+$/.test(token),
+
+    async charge(request) {
+      const amount = toStripeAmount(request.amount, request.currency);
+      if (amount === null)
+        return {
+          ok: false,
+          declineCode: 'amount_not_chargeable',
+          message: `Stripe cannot charge ${request.amount} minor units of ${request.currency} exactly (it takes ${request.currency} in tens).`,
+        };
+      if (request.token.startsWith('pi_')) return intentToken(request, amount);
+      let intent: Stripe.Response<Intent>;
+      try {
+        intent = await withStripe(() =>
+          stripe.paymentIntents.create(
+            {
+              amount,
+              currency: request.currency.toLowerCase(),
+              payment_method: request.token,
+              // Cards and other methods that never leave the page; 3-D Secure runs in it (Stripe.js).
+              automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+              confirm: true,
+              // Only what is the same on every retry: Stripe replays a key only for the same parameters.
+              description: `Innkeep ${request.idempotencyBasis ?? request.reference}`,
+              metadata: {
+                [STRIPE_METADATA.basis]: request.idempotencyBasis ?? request.reference,
+                ...(request.hotelId ? { [STRIPE_METADATA.hotel]: request.hotelId } : {}),
+              },
+              expand: ['latest_charge'],
+            },
+            { idempotencyKey: chargeIdempotencyKey(request) },
+          ),
+        );
+      } catch (err) {
+        const e = err as Stripe.errors.StripeError;
+        // A decline: Stripe's reason (never card data) for the guest.
+        if (e.type === 'StripeCardError' || e.type === 'StripeInvalidRequestError') {
+          return {
+            ok: false,
+            declineCode: e.decline_code ?? e.code ?? 'card_declined',
+            message: e.message ?? 'The card was declined.',
+          };
+        }
+        throw err;
+      }
+      // A replay (a retry after a failure or crash) answers the PaymentIntent as it was then: ask
+      // for it as it is now, in case it was refunded since.
+      if (intent.lastResponse?.headers?.['idempotent-replayed'] === 'true' && intent.status === 'succeeded') {
+        return outcomeOf(
+          await withStripe(() => stripe.paymentIntents.retrieve(intent.id, { expand: ['latest_charge'] })),
+        );
+      }
+      return outcomeOf(intent);
+    },
+
+    async refund(request) {
+      if (!request.providerRef?.startsWith('pi_'))
+        throw new RefundRefused('no Stripe payment to refund for this reservation');
+      const amount = toStripeAmount(request.amount, request.currency);
+      if (amount === null)
+        throw new RefundRefused(`Stripe cannot refund ${request.amount} ${request.currency} exactly`);
+      try {
+        const refund = await stripe.refunds.create(
+          {
+            payment_intent: request.providerRef,
+            amount,
+            metadata: { innkeep_reference: request.reference },
+          },
+          request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {},
+        );
+        if (refund.status === 'failed' || refund.status === 'canceled')
+          throw new RefundRefused(`Stripe answered the refund ${refund.status}`);
+        return { providerRef: refund.id };
+      } catch (err) {
+        const e = err as Stripe.errors.StripeError;
+        if (e.type === 'StripeInvalidRequestError' || e.type === 'StripeCardError')
+          throw new RefundRefused(e.message ?? 'Stripe refused the refund');
+        throw err;
+      }
+    },
+
+    async abandon(charge) {
+      await stripeIntents.noteUnmatched(db, {
+        intentId: charge.providerRef,
+        hotelId: charge.hotelId,
+        reference: charge.reference,
+        amount: charge.amount,
+        currency: charge.currency,
+      });
+    },
+
+    claim: (tx, providerRef) => stripeIntents.claimForCharge(tx, providerRef),
+  };
+}
+
+/** Our amount of a Stripe object (a charge, a dispute). */
+export function ourAmount(amount: number, currency: string): number {
+  return fromStripeAmount(amount, currency);
+}

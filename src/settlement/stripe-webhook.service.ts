@@ -1,0 +1,151 @@
+import type Stripe from 'stripe';
+import type { Clock } from '../infra/clock.ts';
+import type { Database, Executor } from '../infra/db/database.ts';
+import { paymentLedger } from '../payments/payment-ledger.ts';
+import { stripeIntents } from '../payments/stripe-intents.repository.ts';
+import { ourAmount, STRIPE_METADATA } from '../payments/stripe-provider.ts';
+import { reservationRepository as reservations } from '../reservations/reservation.repository.ts';
+import { recordPaymentEvent } from './payment-events.ts';
+
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
+
+const idOf = (ref: string | { id: string } | null | undefined): string | null =>
+  typeof ref === 'string' ? ref : (ref?.id ?? null);
+
+/** The reservation a Stripe payment paid for (our ledger knows it), locked for a change. */
+async function ownerOf(tx: Executor, intentId: string | null) {
+  if (!intentId) return null;
+  const owner = await paymentLedger.chargeOwner(tx, 'stripe', intentId);
+  return owner ? reservations.findById(tx, owner.reservationId, { forUpdate: true }) : null;
+}
+
+/**
+ * Applies one verified Stripe event to the ledger (API.md 4), once: its id is stored with the
+ * change, so a redelivery is a no-op. Each handler compares what Stripe reports with what the
+ * ledger holds, so events coming out of order (a refund before our charge has committed, an old
+ * failure after the success) change nothing they should not.
+ */
+export async function applyStripeEvent(
+  db: Database,
+  clock: Clock,
+  event: Stripe.Event,
+): Promise<WebhookOutcome> {
+  return db.transaction(async (tx) => {
+    const object = event.data.object as { id?: string };
+    const { rows } = await tx.query(
+      `INSERT INTO stripe_webhook_events (event_id, type, object_id) VALUES ($1, $2, $3)
+       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      [event.id, event.type, object.id ?? null],
+    );
+    if (rows.length === 0) return 'duplicate';
+    switch (event.type) {
+      case 'payment_intent.succeeded':
+        return intentSucceeded(tx, event.data.object);
+      case 'payment_intent.payment_failed':
+        return intentFailed(tx, event.data.object);
+      case 'charge.refunded':
+        return chargeRefunded(tx, clock, event.data.object);
+      case 'charge.dispute.created':
+        return disputeCreated(tx, event.data.object);
+      default:
+        return 'ignored';
+    }
+  });
+}
+
+/** Known: our charge recorded it. Unknown: money taken without a booking (yet), for the worker. */
+async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookOutcome> {
+  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
+  await stripeIntents.noteUnmatched(tx, {
+    intentId: intent.id,
+    hotelId: intent.metadata?.[STRIPE_METADATA.hotel] ?? null,
+    reference: intent.metadata?.[STRIPE_METADATA.basis] ?? intent.id,
+    amount: ourAmount(intent.amount, intent.currency),
+    currency: intent.currency.toUpperCase(),
+  });
+  return 'applied';
+}
+
+/** A payment that failed after the request (3-D Secure abandoned, a late decline): told to the hotel. */
+async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookOutcome> {
+  // Out of order: the same PaymentIntent succeeded and paid for a booking; this is history.
+  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
+  // A card declined while the guest waited was answered then (402): only failures after the
+  // guest's own action (3-D Secure failed) are news to the hotel.
+  if (intent.last_payment_error?.type === 'card_error') return 'ignored';
+  const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
+  if (!hotelId) return 'ignored';
+  // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made.
+  const basis = intent.metadata?.[STRIPE_METADATA.basis] ?? '';
+  const [code = '', purpose = 'booking'] = basis.startsWith('quote/') ? [] : basis.split('/');
+  const reservation = code ? await reservations.findByCode(tx, code) : null;
+  await recordPaymentEvent(tx, 'payment.failed', hotelId, reservation ?? null, {
+    amount: ourAmount(intent.amount, intent.currency),
+    currency: intent.currency.toUpperCase(),
+    kind: 'charge',
+    purpose,
+    providerRef: intent.id,
+    declineCode: intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? null,
+    reason: intent.last_payment_error?.message ?? null,
+  });
+  return 'applied';
+}
+
+/** Refunded at Stripe beyond what our ledger holds (from Stripe's dashboard): recorded as such. */
+async function chargeRefunded(tx: Executor, clock: Clock, charge: Stripe.Charge): Promise<WebhookOutcome> {
+  const intentId = idOf(charge.payment_intent);
+  const row = await ownerOf(tx, intentId);
+  if (!row || !intentId) return 'ignored';
+  const refunded = ourAmount(charge.amount_refunded, charge.currency);
+  const known = await paymentLedger.refundedOf(tx, intentId);
+  if (refunded <= known) return 'ignored';
+  const amount = Math.min(refunded - known, row.paidAmount);
+  if (amount <= 0) return 'ignored';
+  const latest = charge.refunds?.data?.[0]?.id;
+  await paymentLedger.record(tx, {
+    reservationId: row.id,
+    kind: 'refund',
+    purpose: 'provider',
+    amount,
+    currency: row.currency,
+    provider: 'stripe',
+    providerRef: latest ?? `${charge.id}/refunded/${charge.amount_refunded}`,
+    chargeRef: intentId,
+  });
+  const after = await reservations.refundedAtProvider(tx, row.id, amount, clock.now());
+  await recordPaymentEvent(tx, 'payment.refunded', row.hotelId, after, {
+    amount,
+    currency: row.currency,
+    kind: 'refund',
+    purpose: 'provider',
+    providerRef: intentId,
+  });
+  return 'applied';
+}
+
+/** A chargeback opened: the money is not moved yet, but the hotel must answer it at Stripe. */
+async function disputeCreated(tx: Executor, dispute: Stripe.Dispute): Promise<WebhookOutcome> {
+  const intentId = idOf(dispute.payment_intent);
+  const row = await ownerOf(tx, intentId);
+  if (!row || !intentId) return 'ignored';
+  const amount = ourAmount(dispute.amount, dispute.currency);
+  await paymentLedger.record(tx, {
+    reservationId: row.id,
+    kind: 'dispute',
+    purpose: 'provider',
+    amount,
+    currency: row.currency,
+    provider: 'stripe',
+    providerRef: dispute.id,
+    chargeRef: intentId,
+  });
+  await recordPaymentEvent(tx, 'payment.disputed', row.hotelId, row, {
+    amount,
+    currency: row.currency,
+    kind: 'dispute',
+    purpose: 'provider',
+    providerRef: intentId,
+    reason: dispute.reason,
+  });
+  return 'applied';
+}
