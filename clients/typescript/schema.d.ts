@@ -849,7 +849,7 @@ export interface paths {
         };
         /**
          * Readiness probe: 200 only when the database answers and migrations are applied
-         * @description Send traffic to this process only while it answers `200`. `503 service_unavailable` while the database does not answer (with `Retry-After`), while migrations are not applied, or while the process shuts down. Never rate limited.
+         * @description Send traffic to this process only while it answers `200`. `503 database_unavailable` (with `Retry-After`) while the database does not answer; `503 service_unavailable` while migrations are not applied or while the process shuts down. Never rate limited.
          */
         get: operations["readiness"];
         put?: never;
@@ -1151,7 +1151,7 @@ export interface components {
              * @example no_availability
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
             detail: string;
             errors?: ({
                 message: string;
@@ -1788,7 +1788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2096,7 +2096,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2230,7 +2230,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2418,7 +2418,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2596,7 +2596,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2711,7 +2711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2948,7 +2948,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3316,7 +3316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3418,7 +3418,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3732,7 +3732,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3831,7 +3831,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3955,7 +3955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4103,7 +4103,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4208,7 +4208,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4333,7 +4333,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4497,7 +4497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4786,7 +4786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4943,7 +4943,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5061,7 +5061,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5213,7 +5213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5345,7 +5345,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5513,7 +5513,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5648,7 +5648,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5755,7 +5755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5862,7 +5862,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5996,7 +5996,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6129,7 +6129,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6330,7 +6330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6441,7 +6441,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6720,7 +6720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6963,7 +6963,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7152,7 +7152,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7344,7 +7344,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7525,7 +7525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8052,7 +8052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8164,7 +8164,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8360,7 +8360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8471,7 +8471,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8626,7 +8626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8711,7 +8711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8818,7 +8818,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable`: not ready */
+            /** @description `database_unavailable`, `service_unavailable`: not ready */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

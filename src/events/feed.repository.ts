@@ -20,7 +20,7 @@ export interface StoredEvent {
 
 interface EventRow {
   position: number;
-  xid: string;
+  xid_text: string;
   public_id: string;
   type: string;
   hotel_id: string;
@@ -34,7 +34,7 @@ const toEvent = (r: EventRow): StoredEvent => ({
   hotelId: r.hotel_id,
   data: r.data,
   createdAt: r.created_at,
-  at: { xid: r.xid, position: Number(r.position) },
+  at: { xid: r.xid_text, position: Number(r.position) },
 });
 
 /*
@@ -61,18 +61,23 @@ const toEvent = (r: EventRow): StoredEvent => ({
  * end (a long-running one delays the feed; the service's connections are cut after 60 s idle in a
  * transaction). The order is that of the transactions' first writes, a consistent total order in
  * which each transaction's events are contiguous once published.
+ *
+ * The order is that of the xid8 values, numbers, as the cursor's row comparison is: the text of an
+ * id goes out only in the SELECT list (as `xid_text`) and never names what is sorted. Ordering by
+ * a text alias put "1000" before "999", and a reader paging from the start skipped every event
+ * written before the ids gained a digit (test/events/feed-order.test.ts).
  */
 const PUBLISHED = 'xid < (SELECT events_feed_horizon())';
 
 export const feedRepository = {
   /** The feed position of an event by id, with its hotel; null for an unknown (or purged) id. */
   async positionOf(db: Executor, id: string): Promise<{ at: FeedPosition; hotelId: string } | null> {
-    const { rows } = await db.query<{ xid: string; position: number; hotel_id: string }>(
-      `SELECT xid::text AS xid, position, hotel_id FROM events WHERE public_id = $1 AND ${PUBLISHED}`,
+    const { rows } = await db.query<{ xid_text: string; position: number; hotel_id: string }>(
+      `SELECT xid::text AS xid_text, position, hotel_id FROM events WHERE public_id = $1 AND ${PUBLISHED}`,
       [id],
     );
     const row = rows[0];
-    return row ? { at: { xid: row.xid, position: Number(row.position) }, hotelId: row.hotel_id } : null;
+    return row ? { at: { xid: row.xid_text, position: Number(row.position) }, hotelId: row.hotel_id } : null;
   },
 
   /**
@@ -89,13 +94,13 @@ export const feedRepository = {
     },
   ): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
-      `SELECT position, xid::text AS xid, public_id, type, hotel_id, data, created_at
+      `SELECT position, xid::text AS xid_text, public_id, type, hotel_id, data, created_at
          FROM events
         WHERE ${PUBLISHED}
           AND ($1::text IS NULL OR (xid, position) > ($1::text::xid8, $2::bigint))
           AND ($3::text[] IS NULL OR hotel_id = ANY ($3::text[]))
           AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
-        ORDER BY xid, position
+        ORDER BY events.xid, events.position
         LIMIT $5`,
       [q.after?.xid ?? null, q.after?.position ?? null, q.hotelIds, q.types, q.limit],
     );

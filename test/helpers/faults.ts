@@ -91,3 +91,57 @@ export function pausableDatabase() {
     },
   };
 }
+
+/**
+ * The real engine, which can be taken away: while `down`, every statement and transaction fails as
+ * a lost connection does (SQLSTATE 08006), and the next transaction can be held before it begins
+ * (`holdNext`), so a request can be caught between its Idempotency-Key claim and its write.
+ */
+export function outageDatabase() {
+  let down = false;
+  let gate: { reached: () => void; released: Promise<void> } | null = null;
+  const refuse = () => {
+    if (down) throw Object.assign(new Error('injected outage: connection lost'), { code: '08006' });
+  };
+  const wrap = (db: Database): Database => ({
+    ...db,
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      refuse();
+      return db.query<T>(sql, params);
+    },
+    async script(sql: string) {
+      refuse();
+      return db.script(sql);
+    },
+    async ping() {
+      refuse();
+      return db.ping();
+    },
+    async transaction(fn) {
+      const held = gate;
+      gate = null;
+      if (held) {
+        held.reached();
+        await held.released;
+      }
+      refuse();
+      return db.transaction(fn);
+    },
+  });
+  return {
+    wrap,
+    set down(value: boolean) {
+      down = value;
+    },
+    /** Holds the next transaction before it begins: `reached` resolves there, `release` lets it go on. */
+    holdNext() {
+      let reached = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+      gate = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached: arrived, release };
+    },
+  };
+}

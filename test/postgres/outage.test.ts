@@ -74,7 +74,7 @@ describe('PostgreSQL outage', () => {
   function assertUnavailable(response: Awaited<ReturnType<typeof request>>, what: string) {
     assert.equal(response.statusCode, 503, `${what}: ${response.body}`);
     assert.match(String(response.headers['content-type']), /^application\/problem\+json/, what);
-    assert.equal(response.json().code, 'service_unavailable', what);
+    assert.equal(response.json().code, 'database_unavailable', what);
   }
 
   test('a connection lost in the middle of a transaction fails that transaction, not the process', {
@@ -193,7 +193,7 @@ describe('PostgreSQL silent (network partition)', () => {
         runtime.app.inject({ method: 'GET', url: '/readyz' }),
       ]);
       assert.equal(during.statusCode, 503, during.body);
-      assert.equal(during.json().code, 'service_unavailable');
+      assert.equal(during.json().code, 'database_unavailable');
       assert.equal(transaction, 'failed');
       assert.equal(ready.statusCode, 503);
 

@@ -111,6 +111,19 @@ export interface Database extends Executor {
   close(): Promise<void>;
 }
 
+/**
+ * No connection to the database could be had: the server refused it (not accepting connections,
+ * too many clients, starting up or shutting down), did not answer in time, or is not reachable.
+ * Whatever the SQLSTATE (55000 "not currently accepting connections" means something else on a
+ * statement), a refused connection is the database being unavailable, never the request's fault.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`no database connection: ${(cause as Error | null)?.message ?? String(cause)}`, { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
 /** SQLSTATEs after which a whole transaction may simply be run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 export const MAX_TRANSACTION_ATTEMPTS = 5;

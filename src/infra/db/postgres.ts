@@ -2,6 +2,7 @@ import pg from 'pg';
 import {
   type ChannelHandlers,
   type Database,
+  DatabaseUnavailableError,
   keepDateText,
   parseInt8,
   TYPE_OIDS,
@@ -68,6 +69,38 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     meanHoldMs = checkouts === 0 ? held : meanHoldMs + HOLD_MEAN_WEIGHT * (held - meanHoldMs);
     checkouts++;
   });
+  // Every statement gets its connection here: a connection the server refuses (SQLSTATE 55000
+  // when a database does not allow connections, 53300 too many clients, 57P03 starting up...) or
+  // that cannot be opened in time is the database being unavailable, whatever the code says.
+  const connect = async (): Promise<pg.PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      throw new DatabaseUnavailableError(error);
+    }
+  };
+  /** One statement on a connection of its own (pg's `pool.query`, with refusals told apart). */
+  const once = async (query: pg.QueryConfig): Promise<pg.QueryResult> => {
+    const client = await connect();
+    // A checked-out client has no pool listener: a connection lost under the statement must not
+    // be an unhandled 'error' event (the statement fails with it anyway).
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
+    try {
+      const result = await client.query(query);
+      client.removeListener('error', onError);
+      client.release(lost);
+      return result;
+    } catch (error) {
+      client.removeListener('error', onError);
+      // As pool.query does: a connection a statement failed on is not reused.
+      client.release(error as Error);
+      throw error;
+    }
+  };
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
   // Parameterised statements are prepared once per connection (named by their text) and reused:
   // the server parses and plans them once instead of on every call. Bounded: past the limit, a new
@@ -88,11 +121,11 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
     kind: 'postgres',
     identity: {},
     query: async <T>(sql: string, params?: readonly unknown[]) =>
-      asResult<T>(await pool.query(statement(sql, params))),
+      asResult<T>(await once(statement(sql, params))),
     transaction: (fn) =>
       withRetries(() =>
         withEndHooks(async (onEnd) => {
-          const client = await pool.connect();
+          const client = await connect();
           // Set once the connection itself failed (lost, timed out) rather than a statement: such a
           // client cannot roll back and is discarded; the server rolls back when its socket closes.
           let broken = false;
@@ -139,10 +172,10 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
         }),
       ),
     script: async (sql) => {
-      await pool.query({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
+      await once({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
     },
     ping: async () => {
-      await pool.query('SELECT 1');
+      await once({ text: 'SELECT 1' });
     },
     poolStats: () => ({
       total: pool.totalCount,

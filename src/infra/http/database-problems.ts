@@ -1,4 +1,4 @@
-import { sqlState } from '../db/database.ts';
+import { DatabaseUnavailableError, sqlState } from '../db/database.ts';
 import type { ProblemCode } from './problems.ts';
 
 /**
@@ -27,6 +27,8 @@ export function constraintProblem(error: unknown): { code: ProblemCode; detail: 
 
 /** Errors of the database driver that mean "the database is not reachable", not "bad input". */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // Refused or failed connections, whatever their SQLSTATE (see postgres.ts).
+  if (error instanceof DatabaseUnavailableError) return true;
   const state = sqlState(error);
   // 08: connection lost; 53: server out of connections/resources; 57P0x: server shutting down or
   // starting; 57014: a statement timed out (locks held too long, an overloaded server).

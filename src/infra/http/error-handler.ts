@@ -104,7 +104,7 @@ function toProblem(error: FastifyError | AppError): {
   if (refused) return refused;
   if (isDatabaseUnavailable(error)) {
     return {
-      code: 'service_unavailable',
+      code: 'database_unavailable',
       detail: 'The database is unavailable; retry shortly.',
       headers: { 'retry-after': '5' },
     };

@@ -34,11 +34,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         tags: ['service'],
         summary: 'Readiness probe: 200 only when the database answers and migrations are applied',
         description:
-          'Send traffic to this process only while it answers `200`. `503 service_unavailable` while the database does not answer (with `Retry-After`), while migrations are not applied, or while the process shuts down. Never rate limited.',
+          'Send traffic to this process only while it answers `200`. `503 database_unavailable` (with `Retry-After`) while the database does not answer; `503 service_unavailable` while migrations are not applied or while the process shuts down. Never rate limited.',
         response: {
           200: { ...Status, description: 'Ready: the database answers and migrations are applied.' },
           503: {
-            description: '`service_unavailable`: not ready',
+            description: '`database_unavailable`, `service_unavailable`: not ready',
             content: { 'application/problem+json': { schema: Type.Ref(Problem) } },
           },
         },
@@ -50,7 +50,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         if (await schemaIsCurrent(db)) return { status: 'ok' };
         return sendProblem(request, reply, 'service_unavailable', 'Database migrations are not applied yet.');
       } catch {
-        return sendProblem(request, reply, 'service_unavailable', 'The database does not answer.', {
+        return sendProblem(request, reply, 'database_unavailable', 'The database does not answer.', {
           headers: { 'retry-after': '5' },
         });
       }

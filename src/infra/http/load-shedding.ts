@@ -1,7 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { Gauge, Histogram, type Metric } from 'prom-client';
 import type { Database } from '../db/database.ts';
+import { DbWaitEstimator } from './db-wait-estimator.ts';
 import { AppError } from './problems.ts';
 
 /** Liveness and metrics answer even when overloaded: restarting a busy process makes things worse. */
@@ -17,6 +19,7 @@ const SUSTAINED_SAMPLES = 2;
 /** How often the database connections used per request are re-estimated, and from how many requests. */
 const USE_SAMPLE_MS = 1000;
 const USE_SAMPLE_MIN_REQUESTS = 20;
+const WAIT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60];
 
 export interface LoadSheddingOptions {
   db: Pick<Database, 'poolStats'>;
@@ -24,12 +27,15 @@ export interface LoadSheddingOptions {
   maxEventLoopDelayMs: number;
   /**
    * Expected wait for database connections (ms) above which a new request is refused; 0 = off.
-   * The wait is estimated, not measured after the fact: the queue ahead of the request × the recent
-   * mean time a connection is held ÷ the pool size, times the connections a request uses in turn.
+   * The wait is estimated, not measured after the fact (db-wait-estimator.ts): the connection
+   * checkouts ahead of the request and its own × the recent mean time a connection is held ÷ the
+   * pool size, calibrated against what admitted requests then took.
    */
   maxDbWaitMs: number;
   /** How often the event-loop delay is sampled. */
   sampleIntervalMs?: number;
+  /** How often the checkouts per request are re-estimated (ms; tests make it short). */
+  useSampleMs?: number;
 }
 
 declare module 'fastify' {
@@ -38,7 +44,16 @@ declare module 'fastify' {
      * The last sampled mean event-loop delay and whether requests are being shed for it; the
      * expected wait for database connections of a request arriving now.
      */
-    loadStatus(): { eventLoopDelayMs: number; overloaded: boolean; dbWaitMs: number };
+    loadStatus(): {
+      eventLoopDelayMs: number;
+      overloaded: boolean;
+      dbWaitMs: number;
+      /** Checkouts per request and the calibration factor of the wait estimate, as they stand. */
+      checkoutsPerRequest: number;
+      calibration: number;
+    };
+    /** The expected and actual waits of shedding (for `/metrics`; registered by metrics.ts). */
+    loadSheddingMetrics: Metric[];
   }
 }
 
@@ -66,43 +81,56 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
   let delayMs = 0;
   let lateSamples = 0;
   const { db, maxDbWaitMs } = opts;
-  /** Connection checkouts per request served, recently (a request may use several in turn). */
-  let checkoutsPerRequest = 1;
+  const estimator = new DbWaitEstimator();
   /**
    * Requests admitted and not yet answered. In a burst they arrive faster than they reach the
    * pool's queue, so the queue alone would admit the whole burst before it looked long.
    */
   let inFlight = 0;
-  const dbWaitMs = () => {
-    const { waiting, max, meanHoldMs } = db.poolStats();
-    // Checkouts ahead of a new request, drained `max` at a time: those queued, or those the
-    // requests in flight will make, whichever is more; it waits that long once per checkout.
-    const ahead = Math.max(waiting, inFlight * checkoutsPerRequest);
-    return ((ahead + 1) * meanHoldMs * checkoutsPerRequest) / Math.max(1, max);
-  };
+  const expectedWait = new Histogram({
+    name: 'innkeep_db_wait_expected_seconds',
+    help: 'Expected wait for the database of each request checked by load shedding (calibrated), by outcome',
+    labelNames: ['outcome'],
+    buckets: WAIT_BUCKETS,
+    registers: [],
+  });
+  const actualWait = new Histogram({
+    name: 'innkeep_db_wait_actual_seconds',
+    help: 'What admitted requests then took, admission to answer (what the expected wait is calibrated against)',
+    buckets: WAIT_BUCKETS,
+    registers: [],
+  });
+  const calibration = new Gauge({
+    name: 'innkeep_db_wait_calibration_ratio',
+    help: 'Actual over estimated wait of recent admitted requests (the factor applied to the estimate)',
+    registers: [],
+    collect() {
+      this.set(estimator.factor);
+    },
+  });
+  app.decorate('loadSheddingMetrics', [expectedWait, actualWait, calibration] as Metric[]);
   app.decorate('loadStatus', () => ({
     eventLoopDelayMs: delayMs,
     overloaded: lateSamples >= SUSTAINED_SAMPLES,
-    dbWaitMs: dbWaitMs(),
+    dbWaitMs: estimator.expected(db.poolStats(), inFlight).expectedMs,
+    checkoutsPerRequest: estimator.checkoutsPerRequest,
+    calibration: estimator.factor,
   }));
 
+  // Admitted requests that have ended, so made all their checkouts (shed ones make none, and those
+  // still in flight have not made theirs yet: a burst would read as one checkout per request).
+  let ended = 0;
   if (maxDbWaitMs > 0) {
-    let served = 0;
-    let last = { served: 0, checkouts: db.poolStats().checkouts };
-    app.addHook('onResponse', async () => {
-      served++;
-    });
+    let last = { ended: 0, checkouts: db.poolStats().checkouts };
     const timer = setInterval(() => {
       const checkouts = db.poolStats().checkouts;
-      const requests = served - last.served;
+      const requests = ended - last.ended;
       // Background work (housekeeping, catalogue refresh) also checks out connections: estimate
       // only from a window with enough requests that they dominate.
-      if (requests >= USE_SAMPLE_MIN_REQUESTS) {
-        const perRequest = Math.min(10, Math.max(1, (checkouts - last.checkouts) / requests));
-        checkoutsPerRequest += 0.5 * (perRequest - checkoutsPerRequest);
-      }
-      last = { served, checkouts };
-    }, USE_SAMPLE_MS);
+      if (requests >= USE_SAMPLE_MIN_REQUESTS)
+        estimator.sampleCheckouts(checkouts - last.checkouts, requests);
+      last = { ended, checkouts };
+    }, opts.useSampleMs ?? USE_SAMPLE_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
@@ -132,20 +160,27 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
       throw overloaded('The service is overloaded; retry shortly.');
     }
     if (maxDbWaitMs > 0) {
-      const waitMs = dbWaitMs();
-      if (waitMs > maxDbWaitMs) {
+      const { rawMs, expectedMs } = estimator.expected(db.poolStats(), inFlight);
+      if (expectedMs > maxDbWaitMs) {
+        expectedWait.observe({ outcome: 'shed' }, expectedMs / 1000);
         request.log.warn(
-          { waiting: db.poolStats().waiting, waitMs: Math.round(waitMs) },
+          { waiting: db.poolStats().waiting, inFlight, waitMs: Math.round(expectedMs) },
           'database queue too slow: request shed',
         );
         // Come back once the queue ahead has had time to drain.
-        const retryAfter = Math.min(60, Math.max(1, Math.ceil(waitMs / 1000)));
+        const retryAfter = Math.min(60, Math.max(1, Math.ceil(expectedMs / 1000)));
         throw overloaded('The database is saturated; retry shortly.', retryAfter);
       }
-      // 'close' comes once whatever the end: answered, failed, or the client gone mid-way.
+      expectedWait.observe({ outcome: 'admitted' }, expectedMs / 1000);
       inFlight++;
+      const since = performance.now();
+      // 'close' comes once whatever the end: answered, failed, or the client gone mid-way.
       reply.raw.once('close', () => {
         inFlight--;
+        ended++;
+        const actualMs = performance.now() - since;
+        actualWait.observe(actualMs / 1000);
+        estimator.observe(rawMs, actualMs);
       });
     }
   });

@@ -123,6 +123,10 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
   });
 
   for (const add of opts.collectors ?? []) add(registry, opts.db);
+  // Load shedding's expected and actual waits (load-shedding.ts), when it is registered.
+  if (app.hasDecorator('loadSheddingMetrics')) {
+    for (const metric of app.loadSheddingMetrics) registry.registerMetric(metric);
+  }
 
   app.addHook('onResponse', async (request, reply) => {
     const labels = {

@@ -57,7 +57,13 @@ export const Problem = Type.Object(
 export function problemResponses(...codes: ProblemCode[]) {
   const responses: Record<number, unknown> = {};
   const byStatus = new Map<number, string[]>();
-  const always: ProblemCode[] = ['validation_error', 'rate_limited', 'internal_error', 'service_unavailable'];
+  const always: ProblemCode[] = [
+    'validation_error',
+    'rate_limited',
+    'internal_error',
+    'service_unavailable',
+    'database_unavailable',
+  ];
   for (const code of [...codes, ...always]) {
     const status = PROBLEMS[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);

@@ -30,6 +30,7 @@ export const PROBLEMS = {
   headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEMS;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Encryptor } from '../crypto/encryption.ts';
@@ -6,6 +6,7 @@ import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
 import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.ts';
+import { pendingReleases } from './pending-releases.ts';
 
 const TTL_SECONDS = 24 * 3600;
 /** Longer than any request may run (server request timeout); after it a dead process's key is freed. */
@@ -83,6 +84,8 @@ const sealed = (encryptor: Encryptor, response: StoredResponse) =>
  */
 export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database; encryptor: Encryptor }) => {
   const { db, encryptor } = opts;
+  const releases = pendingReleases(db, app.log, LOCK_SECONDS);
+  app.addHook('onClose', async () => releases.close());
 
   function hold(request: FastifyRequest, scope: Buffer, token: ClaimToken) {
     const claim: Claim = { scope, token, storedWithChange: false };
@@ -121,8 +124,18 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     const scope = sha256(request.method, path, credential, key);
     const requestHash = sha256(canonicalJson(request.body ?? null));
 
+    // A claim of this key that this process could not give back during an outage goes first.
+    await releases.settle(scope);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const claimed = await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS);
+      const token = randomUUID();
+      let claimed: ClaimToken | null;
+      try {
+        claimed = await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS, token);
+      } catch (error) {
+        // The claim may have committed though its answer was lost: give it back when possible.
+        void releases.release(scope, token);
+        throw error;
+      }
       if (claimed) {
         hold(request, scope, claimed);
         return;
@@ -175,10 +188,10 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     // Stored with the change, in its transaction: storing again would only fail (the key is done).
     if (claim.storedWithChange) return payload;
     const { scope, token } = claim;
+    // Every failed ending (a 5xx, a thrown error, the database away) gives the key back, now or
+    // as soon as the database lets this process (pending-releases.ts).
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await keys
-        .release(db, scope, token)
-        .catch((err) => request.log.warn({ err }, 'could not release idempotency key'));
+      await releases.release(scope, token);
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -195,6 +208,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       if (!kept) request.log.warn('idempotency key was taken over before this response was stored');
     } catch (err) {
       request.log.warn({ err }, 'could not store the idempotent response');
+      await releases.release(scope, token);
     }
     return payload;
   });

@@ -25,8 +25,10 @@ export const idempotencyRepository = {
     requestHash: Buffer,
     lockSeconds: number,
     ttlSeconds: number,
+    // Chosen by the caller, so a claim whose answer was lost with the connection can still be
+    // given back (released by its token) once the database is back.
+    token: ClaimToken = randomUUID(),
   ): Promise<ClaimToken | null> {
-    const token = randomUUID();
     const { rowCount } = await db.query(
       `INSERT INTO idempotency_keys (scope_hash, request_hash, state, claim_token, locked_until, expires_at)
        VALUES ($1, $2, 'in_progress', $5, now() + make_interval(secs => $3), now() + make_interval(secs => $4))
@@ -66,8 +68,12 @@ export const idempotencyRepository = {
   },
 
   /** Takes over a key left in progress by a process that died; only one contender wins. */
-  async takeOver(db: Executor, scope: Buffer, lockSeconds: number): Promise<ClaimToken | null> {
-    const token = randomUUID();
+  async takeOver(
+    db: Executor,
+    scope: Buffer,
+    lockSeconds: number,
+    token: ClaimToken = randomUUID(),
+  ): Promise<ClaimToken | null> {
     const { rowCount } = await db.query(
       `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2), claim_token = $3
        WHERE scope_hash = $1 AND state = 'in_progress' AND locked_until <= now()`,
