@@ -1211,7 +1211,7 @@ export interface components {
             }[];
             lines: components["schemas"]["PriceLine"][];
             nights: number;
-            /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+            /** @description present for a rate plan priced by occupancy (docs/api.md §9.3) */
             plan?: {
                 /** @description text by language code */
                 descriptions?: {
@@ -1390,7 +1390,7 @@ export interface components {
                      */
                     date: string;
                 }[];
-                /** @description present for a rate plan priced by occupancy (API.md 11.3) */
+                /** @description present for a rate plan priced by occupancy (docs/api.md §9.3) */
                 plan?: {
                     /** @description text by language code */
                     descriptions?: {
@@ -7664,7 +7664,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7868,7 +7868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `service_unavailable` */
+            /** @description `service_unavailable`, `database_unavailable` */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

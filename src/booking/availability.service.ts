@@ -30,7 +30,7 @@ export function hotelOrFail(ctx: BookingContext, hotelId: string): Hotel {
   return hotel;
 }
 
-/** The hotel with the rate plans stored from RatePlans messages (API.md 11.3); `fresh` reads the database. */
+/** The hotel with the rate plans stored from RatePlans messages (docs/api.md §9.3); `fresh` reads the database. */
 export async function pricedHotelOrFail(
   ctx: BookingContext,
   hotelId: string,

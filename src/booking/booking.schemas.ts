@@ -104,7 +104,7 @@ const RestrictionDetails = {
 };
 
 const Texts = Type.Record(Type.String(), Type.String(), { description: 'text by language code' });
-/** What an occupancy-priced rate plan (API.md 11.3) tells the guest: names, meals, the offers applied. */
+/** What an occupancy-priced rate plan (docs/api.md §9.3) tells the guest: names, meals, the offers applied. */
 const PlanDetails = Type.Optional(
   Type.Object(
     {
@@ -127,7 +127,7 @@ const PlanDetails = Type.Optional(
         },
       ),
     },
-    { description: 'present for a rate plan priced by occupancy (API.md 11.3)' },
+    { description: 'present for a rate plan priced by occupancy (docs/api.md §9.3)' },
   ),
 );
 

@@ -35,9 +35,9 @@ export const RoomTypeDef = Type.Object({
   maxAdults: Type.Integer({ minimum: 1, maximum: 100 }),
   maxChildren: Type.Integer({ minimum: 0, maximum: 100 }),
   maxOccupancy: Type.Integer({ minimum: 1, maximum: 200 }),
-  /** Fewest guests a room is sold to under an occupancy-priced plan (API.md 11.3). Default 1. */
+  /** Fewest guests a room is sold to under an occupancy-priced plan (docs/api.md §9.3). Default 1. */
   minOccupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-  /** Guests the base price of an occupancy-priced plan is for (API.md 11.3). Default `maxAdults`. */
+  /** Guests the base price of an occupancy-priced plan is for (docs/api.md §9.3). Default `maxAdults`. */
   standardOccupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   /** The rooms' own numbers, when the hotel lists them: arrivals may only be given these (API.md 7.5). */
   roomNumbers: Type.Optional(
@@ -76,7 +76,7 @@ export const RatePlanDef = Type.Object({
   /** Required unless `pricing` prices the plan. */
   prices: Type.Optional(Type.Record(Type.String(), RoomPrice)),
   seasons: Type.Optional(Type.Array(SeasonDef)),
-  /** Priced as hotels price (API.md 11.3): by occupancy, children's ages, length of stay, supplements and offers; replaces `prices`. */
+  /** Priced as hotels price (docs/api.md §9.3): by occupancy, children's ages, length of stay, supplements and offers; replaces `prices`. */
   pricing: Type.Optional(PlanPricing),
 });
 export type RatePlanDef = Loaded<Static<typeof RatePlanDef>>;

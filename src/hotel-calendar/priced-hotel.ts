@@ -5,7 +5,7 @@ import { ratePlanRepository, type StoredRatePlan } from '../rate-plans/rate-plan
 
 /**
  * The hotel as booking prices it: the catalogue with the rate plans stored from RatePlans messages
- * (API.md 11.3) on top. A stored plan with a catalogue plan's id prices that plan and keeps its
+ * (docs/api.md §9.3) on top. A stored plan with a catalogue plan's id prices that plan and keeps its
  * terms; any other is a plan of its own, refundable, nothing prepaid, free cancellation until the
  * check-in date (00:00 hotel time) and one night's penalty after. Without stored plans the
  * catalogue hotel itself is answered, so the rules' per-hotel caches keep working.

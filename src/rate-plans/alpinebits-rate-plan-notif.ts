@@ -4,7 +4,7 @@ import { applyRatePlanChanges, RatePlanChangeError } from './apply-rate-plans.ts
 import { parseRatePlanNotif, RatePlanNotifError } from './rate-plan-notif.parse.ts';
 
 /**
- * `OTA_HotelRatePlanNotif:RatePlans` (API.md 11.3) for the AlpineBits endpoint's action registry:
+ * `OTA_HotelRatePlanNotif:RatePlans` (docs/api.md §9.3) for the AlpineBits endpoint's action registry:
  * `{ ...RATE_PLAN_NOTIF_ACTION, handle: handleRatePlanNotif }`. Its context and authority are
  * typed by what it uses, so this module needs nothing above `infra/`.
  */

@@ -6,7 +6,7 @@ export const RATE_PLANS_CHANNEL = 'innkeep_rate_plans';
 const stores = new WeakMap<object, PlanStore>();
 
 /**
- * Each process's copy of the hotels' stored rate plans (API.md 11.3), which search prices from.
+ * Each process's copy of the hotels' stored rate plans (docs/api.md §9.3), which search prices from.
  * A hotel's plans are read on first use and dropped when they change: at once after this process's
  * own commit, and on PostgreSQL when another process's commit is heard (`pg_notify` at commit), so
  * every process sees a change within about a second. While the listening connection is down the

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 
 /**
- * A rate plan priced as hotels price (API.md 11.3, AlpineBits HotelData 2022-10 section 4.5): the
+ * A rate plan priced as hotels price (docs/api.md §9.3, AlpineBits HotelData 2022-10 section 4.5): the
  * same shape whether it came from an `OTA_HotelRatePlanNotif:RatePlans` message or from the
  * catalogue file's `pricing` of a rate plan. Amounts are integer minor units of the hotel's
  * currency; dates are hotel-local `YYYY-MM-DD`, periods inclusive.

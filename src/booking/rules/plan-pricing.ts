@@ -3,7 +3,7 @@ import { type PlanPrice, type PlanRefusal, pricePlanStay } from '../../rate-plan
 import type { Occupancy, PlanPricing } from '../../rate-plans/rate-plan.model.ts';
 import { splitParty } from './party.ts';
 
-/** The room type's occupancy as an occupancy-priced plan reads it (API.md 11.3 defaults). */
+/** The room type's occupancy as an occupancy-priced plan reads it (docs/api.md §9.3 defaults). */
 export function occupancyOf(roomType: RoomTypeDef): Occupancy {
   return {
     minOccupancy: roomType.minOccupancy ?? 1,

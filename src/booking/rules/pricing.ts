@@ -42,7 +42,7 @@ export type StayPrice = {
   total: Money;
   includedTaxes: IncludedTax[];
   cancellationPolicy: CancellationPolicy;
-  /** An occupancy-priced plan's texts and offers applied (API.md 11.3). */
+  /** An occupancy-priced plan's texts and offers applied (docs/api.md §9.3). */
   plan?: PlanDetails;
 };
 
