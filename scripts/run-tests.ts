@@ -33,7 +33,7 @@ import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TEST_BUILD_ENV, TEST_SHARD_ENV } from '../test/helpers/test-run-env.ts';
-import { buildTestService } from './test-service-build.ts';
+import { BUILD_DIR as BUILD, buildService } from './build.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEIGHTS = path.join(ROOT, 'test', 'weights.json');
@@ -81,9 +81,10 @@ const queue = [...files].sort((a, b) => weightOf(b) - weightOf(a));
 const PROCESSES = Math.min(CONCURRENCY, files.length);
 
 await mkdir(SHARD_DIR, { recursive: true });
-// The processes tests start run the service and CLIs compiled once here (see test-service-build.ts).
-const BUILD_DIR = path.join(SHARD_DIR, 'service');
-await buildTestService(ROOT, BUILD_DIR);
+// The processes tests start run the service and CLIs as `npm start` and the CLIs' scripts do: the
+// project's build (`dist/`, see build.ts), made again here so it holds the sources under test.
+const BUILD_DIR = path.join(ROOT, BUILD);
+await buildService(ROOT, BUILD_DIR);
 process.env[TEST_BUILD_ENV] = BUILD_DIR;
 // Tells test-database.ts that each file's suite begins the file (no root-level database to make).
 process.env[TEST_SHARD_ENV] = '1';

@@ -23,7 +23,7 @@ import { openapi } from './infra/http/openapi.ts';
 import { Problem } from './infra/http/problem-schema.ts';
 import { rateLimit } from './infra/http/rate-limit.ts';
 import { requestIds } from './infra/http/request-id.ts';
-import { sharedSchemaCompilers } from './infra/http/schema-compilers.ts';
+import { type SchemaCompilers, schemaCompilers } from './infra/http/schema-compilers.ts';
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
@@ -51,6 +51,8 @@ export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   stripe?: Stripe | null;
   /** Told the context the app's routes share, so background jobs use the very same one. */
   onContext?: (ctx: AppContext) => void;
+  /** Fastify's schema compilers (default: `schemaCompilers()`); tests share theirs across apps. */
+  schemaCompilers?: SchemaCompilers;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -98,7 +100,7 @@ function fastifyTrustProxy(
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   registerSchemaFormats();
-  const { stripe = null, ...rest } = options;
+  const { stripe = null, schemaCompilers: compilers = schemaCompilers(), ...rest } = options;
   const ctx: AppContext = {
     ...rest,
     payments: options.payments ?? createTestPaymentProvider(),
@@ -118,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
-    schemaController: { compilersFactory: sharedSchemaCompilers },
+    schemaController: { compilersFactory: compilers },
     ajv: {
       customOptions: {
         allErrors: true,

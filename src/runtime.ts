@@ -25,6 +25,7 @@ import type { Database } from './infra/db/database.ts';
 import { migrate } from './infra/db/migrate.ts';
 import { openDatabase } from './infra/db/open-database.ts';
 import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts';
+import type { SchemaCompilers } from './infra/http/schema-compilers.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
 import { startGuestMessages } from './messages/guest-messages.ts';
@@ -86,6 +87,8 @@ export async function createRuntime(
     stderr?: NodeJS.WritableStream;
     /** The embedded DATA_DIR's lock, when the caller took it already (server.ts does, first). */
     dataDirLock?: DataDirLock;
+    /** Fastify's schema compilers (tests share theirs across the apps of a process). */
+    schemaCompilers?: SchemaCompilers;
   } = {},
 ): Promise<Runtime> {
   const clock = overrides.clock ?? systemClock;
@@ -145,6 +148,7 @@ export async function createRuntime(
       logger,
       payments,
       stripe,
+      schemaCompilers: overrides.schemaCompilers,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
     const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [

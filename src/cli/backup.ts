@@ -6,11 +6,12 @@
  * PostgreSQL's own tools (pg_dump; docs/production.md).
  */
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { askRunningService } from '../infra/control-channel.ts';
 import { BackupRefusedError, writeBackup } from '../infra/db/backup.ts';
 import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
+import { fail } from './fail.ts';
 
 const USAGE = 'usage: npm run backup -- DEST_DIR   (a new or empty directory)';
 
@@ -48,10 +49,5 @@ try {
     process.exitCode = answered.code;
   }
 } catch (error) {
-  if (error instanceof BackupRefusedError) {
-    console.error(`refused: ${error.message}`);
-    process.exit(1);
-  }
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 78 : 1);
+  fail(error, error instanceof BackupRefusedError ? 'refused' : undefined);
 }

@@ -8,7 +8,7 @@
  */
 
 import { CatalogStore } from '../catalog/catalog.service.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { askRunningService } from '../infra/control-channel.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
 import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
@@ -16,6 +16,7 @@ import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
 import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator/key-commands.ts';
 import { operatorKeyHasher } from '../operator/key-secret.ts';
+import { fail } from './fail.ts';
 
 const args = process.argv.slice(2);
 const reply = (r: { code: number; stdout: string; stderr: string }) => {
@@ -68,6 +69,5 @@ try {
     }
   }
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 78 : 1);
+  fail(error);
 }

@@ -5,10 +5,10 @@
  * so it refuses while the service holds DATA_DIR.
  */
 import { purgeIdentityData } from '../checkin/purge.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
+import { loadConfig } from '../config.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
+import { fail } from './fail.ts';
 
 try {
   const config = loadConfig(process.env, { requirePublicBaseUrl: false });
@@ -23,10 +23,5 @@ try {
     await db.close();
   }
 } catch (error) {
-  if (error instanceof DataDirLockedError) {
-    console.error(error.message);
-    process.exit(error.exitCode);
-  }
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 78 : 1);
+  fail(error);
 }

@@ -4,14 +4,14 @@
  * services pick the new key up within a minute. With the embedded database, run it only while the
  * service is stopped: one process per data dir, so it refuses while the service holds DATA_DIR.
  */
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { systemClock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
-import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
 import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
+import { fail } from './fail.ts';
 
 try {
   const config = loadConfig(process.env, { requirePublicBaseUrl: false });
@@ -33,10 +33,5 @@ try {
     await db.close();
   }
 } catch (error) {
-  if (error instanceof DataDirLockedError) {
-    console.error(error.message);
-    process.exit(error.exitCode);
-  }
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 78 : 1);
+  fail(error);
 }

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The project's root folder, where the files the service reads at run time live: `migrations/`,
- * `catalog/demo.json`, `web/`. Found from this one module's URL, two levels below the root: a
- * bundled build of the service (the test runner compiles one for the processes tests start, see
- * scripts/test-service-build.ts) gives this module its source URL, so the bundle finds them too.
+ * `catalog/demo.json`, `web/`. Found from this one module's URL, two levels below the root: the
+ * compiled service in `dist/` (scripts/build.ts), which `npm start` runs, gives this module its
+ * source URL, so the build finds them too.
  */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -11,6 +11,7 @@ import { openEmbeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { nodeScript } from '../helpers/node-command.ts';
+import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import { makeHotel, type TestApp, TestClock } from '../helpers/test-app.ts';
 import { seededDataDir } from '../helpers/test-database.ts';
 import { bookStay, completeCheckin, openedSession } from './helpers.ts';
@@ -74,6 +75,7 @@ describe('command-line tools', () => {
         db,
         clock,
         hotels: parseCatalog({ hotels: [hotel] }).hotels,
+        schemaCompilers: sharedSchemaCompilers,
       });
       const t = {
         app: runtime.app,

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { assertInvalid, assertProblem, bearer, cancel, type Json } from '../booking/helpers.ts';
 import { limitItem } from '../helpers/rate-limit-headers.ts';
+import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import {
   bookStay,
   GUEST_DETAILS,
@@ -218,6 +219,7 @@ describe('POST /checkin/sessions', () => {
         db: t.db,
         hotels: parseCatalog({ hotels: [hotel] }).hotels,
         clock: t.clock,
+        schemaCompilers: sharedSchemaCompilers,
       });
       try {
         const res = await second.app.inject({

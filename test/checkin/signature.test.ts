@@ -7,6 +7,7 @@ import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { keyringOf, SigningKeyStore } from '../../src/signing/signing.service.ts';
+import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {
   bookStay,
@@ -28,6 +29,7 @@ function anotherProcess(t: TestApp, hotel: HotelDef): Promise<Runtime> {
     db: t.db,
     hotels: parseCatalog({ hotels: [hotel] }).hotels,
     clock: t.clock,
+    schemaCompilers: sharedSchemaCompilers,
   });
 }
 

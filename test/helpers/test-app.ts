@@ -10,6 +10,7 @@ import { createLogger } from '../../src/infra/logger.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { openApiResponseChecker } from './openapi-responses.ts';
+import { sharedSchemaCompilers } from './schema-compilers.ts';
 import { testDatabaseUrl, testFileDatabase } from './test-database.ts';
 
 /** A clock tests can move: quote expiry, check-out and retention without sleeping. */
@@ -90,6 +91,7 @@ export async function startTestApp(
     hotels,
     clock,
     payments: options.payments,
+    schemaCompilers: sharedSchemaCompilers,
   });
   // Every answer a test receives is checked against the OpenAPI document (openapi-responses.ts).
   const checkResponse = openApiResponseChecker(runtime.app);

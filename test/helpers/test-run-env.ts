@@ -3,7 +3,7 @@
  * once here for the runner and the helpers that read them.
  */
 
-/** The folder of the service and CLIs compiled for this run (scripts/test-service-build.ts). */
+/** The folder of the service and CLIs compiled for this run (`dist/`, scripts/build.ts). */
 export const TEST_BUILD_ENV = 'INNKEEP_TEST_BUILD';
 
 /** Set in a process that runs several test files one after another (each file begins itself). */

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/infra/logger.ts';
 import { bootstrapOperatorKey } from '../../src/operator/bootstrap.ts';
 import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { createRuntime } from '../../src/runtime.ts';
+import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';
 import { needsPostgres, scratchDatabase } from '../postgres/support.ts';
 import { auth, OPERATOR } from './helpers.ts';
@@ -106,6 +107,7 @@ describe('first-start operator key', () => {
           db,
           hotels,
           stderr: stderr.stream,
+          schemaCompilers: sharedSchemaCompilers,
         }),
       };
     });

@@ -12,6 +12,7 @@ import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { nodeScript } from '../helpers/node-command.ts';
+import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
@@ -53,6 +54,7 @@ describe('PostgreSQL outage', () => {
     runtime = await createRuntime(config, createLogger('silent'), {
       db,
       hotels: parseCatalog({ hotels: [hotel] }).hotels,
+      schemaCompilers: sharedSchemaCompilers,
     });
   });
   after(async () => {
