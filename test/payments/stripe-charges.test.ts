@@ -315,6 +315,12 @@ describe('Stripe charges', () => {
         )
       ).rows[0];
     assert.equal((await state()).status, 'pending');
+    // The attempt made after the commit runs on its own: wait until it has recorded its failure and
+    // rescheduled the refund, or it could move next_attempt_at after the line below.
+    for (let i = 0; i < 200 && Number((await state()).attempts) < 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.equal(Number((await state()).attempts) >= 1, true, 'the first attempt was recorded');
     stripe.refundFailure = {
       status: 400,
       type: 'invalid_request_error',
