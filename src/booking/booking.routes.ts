@@ -1,23 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { NameLanguage } from '../catalog/localized-name.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
 import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
-import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
-import { createQuote, searchAvailability } from './availability.service.ts';
-import {
-  CreatedReservation,
-  QuoteRequest,
-  QuoteResponse,
-  SearchRequest,
-  SearchResponse,
-} from './booking.schemas.ts';
+import { availabilityRoutes } from './availability.routes.ts';
+import { CreatedReservation } from './booking.schemas.ts';
 import { reservationCodeOrNotFound } from './commands/authority.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
 import type { CommandContext } from './commands/command.ts';
@@ -25,117 +16,31 @@ import { createReservation, type NewReservation } from './commands/create-reserv
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
-import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
 import {
+  currentReservation,
+  languageHeaders,
+  namedStay,
+  requestLanguage,
+  withLanguage,
+} from './localized-names.ts';
+import {
+  AuthHeaders,
   CancelRequest,
+  IdempotencyHeaders,
   ModifyRequest,
   ReservationParams,
   ReservationRequest,
 } from './reservation-requests.schemas.ts';
 
-const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
-});
-const AuthHeaders = Type.Object({
-  ...IdempotencyHeaders.properties,
-  authorization: Type.Optional(Type.String({ description: 'Bearer rat_… (the reservation access token)' })),
-  'if-match': Type.Optional(
-    Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),
-  ),
-});
 const security = [{ reservationToken: [] }];
 
 /** The commands' context for one request: the app's parts and the request's log. */
 const withLog = (ctx: AppContext, log: CommandContext['log']): CommandContext => ({ ...ctx, log });
 
-/** The answer of a PATCH or cancel: the reservation as it is now, named in the caller's language. */
-const currentReservation = (ctx: AppContext, lang: NameLanguage | null) => (row: ReservationRow) => ({
-  status: 200,
-  headers: { etag: etagOf(row), ...languageHeaders(lang) },
-  payload: namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang),
-});
-
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   await app.register(hotelRoutes, { ctx });
-  app.post(
-    '/availability/search',
-    {
-      schema: {
-        operationId: 'searchAvailability',
-        tags: ['booking'],
-        summary: 'Search availability and prices for a stay',
-        description:
-          'One offer per bookable (room type, rate plan). Room types with no offer are listed in `unavailable` with the first reason of occupancy, restricted, sold_out. With no offer at all: 422 `restriction_window` if any room type is restricted, else 409 `no_availability`.',
-        headers: IdempotencyHeaders,
-        body: SearchRequest,
-        response: {
-          200: Type.Ref(SearchResponse),
-          ...problemResponses(
-            'no_availability',
-            'restriction_window',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
-    },
-    async (request, reply) => {
-      const lang = requestLanguage(request);
-      const result = await searchAvailability(ctx, request.body);
-      const names = namer(ctx.catalog.get(result.hotel.id), lang);
-      withLanguage(reply, lang);
-      return {
-        ...result,
-        hotel: { ...result.hotel, name: names.hotel(result.hotel.name) },
-        offers: result.offers.map((o) => ({
-          ...o,
-          roomType: names.roomType(o.roomType),
-          ratePlan: names.ratePlan(o.ratePlan),
-        })),
-        unavailable: result.unavailable.map((u) => ({ ...u, roomType: names.roomType(u.roomType) })),
-      };
-    },
-  );
-
-  app.post(
-    '/quote',
-    {
-      schema: {
-        operationId: 'createQuote',
-        tags: ['booking'],
-        summary: 'Price one room type and rate plan, locking the price',
-        description:
-          'The quote locks the price until `expiresAt` (QUOTE_TTL_SECONDS, default 15 minutes). It does not hold rooms. `total` is the sum of `lines`.',
-        headers: IdempotencyHeaders,
-        body: QuoteRequest,
-        response: {
-          201: Type.Ref(QuoteResponse),
-          ...problemResponses(
-            'no_availability',
-            'restriction_window',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
-    },
-    async (request, reply) => {
-      // With a key, the stored response commits with the quote (a retry never makes a second one).
-      const lang = requestLanguage(request);
-      const answer = atomicReply(request, reply, (quote: QuoteResponse) => ({
-        status: 201,
-        headers: languageHeaders(lang),
-        payload: namedStay(ctx.catalog.get(quote.hotelId), quote, lang),
-      }));
-      return answer.send(await createQuote(ctx, request.body, answer));
-    },
-  );
-
+  await app.register(availabilityRoutes, { ctx });
   app.post(
     '/reservations',
     {

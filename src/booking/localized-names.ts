@@ -1,7 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { NAME_LANGUAGES, type NameLanguage, nameIn } from '../catalog/localized-name.ts';
+import type { AppContext } from '../context.ts';
 import { preferredLanguage } from '../infra/http/accept-language.ts';
+import type { ReservationRow } from '../reservations/reservation.row.ts';
+import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 
 /**
  * Catalogue names in the caller's language (API.md 9): search, quote, reservation and the hotel
@@ -78,3 +81,10 @@ export function namedStay<T extends PricedStay>(
     includedTaxes: stay.includedTaxes.map(names.tax),
   };
 }
+
+/** The answer of a PATCH or cancel: the reservation as it is now, named in the caller's language. */
+export const currentReservation = (ctx: AppContext, lang: NameLanguage | null) => (row: ReservationRow) => ({
+  status: 200,
+  headers: { etag: etagOf(row), ...languageHeaders(lang) },
+  payload: namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang),
+});

@@ -15,9 +15,10 @@ import type { QuoteResponse } from '../booking.schemas.ts';
 import { inventoryRepository } from '../inventory.repository.ts';
 import { quoteRepository } from '../quote.repository.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
+import { policyAsOf } from '../rules/cancellation-policy.ts';
 import { priceRoomsUnderPlan } from '../rules/plan-pricing.ts';
 import type { StayPrice } from '../rules/pricing.ts';
-import { policyAsOf, sellsRoomType } from '../rules/pricing.ts';
+import { sellsRoomType } from '../rules/pricing.ts';
 import { findRestriction } from '../rules/restrictions.ts';
 import type { Authority } from './authority.ts';
 import {

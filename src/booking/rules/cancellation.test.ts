@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cancellationCharge } from './cancellation.ts';
-import type { CancellationPolicy } from './pricing.ts';
+import type { CancellationPolicy } from './cancellation-policy.ts';
 
 const refundable: CancellationPolicy = {
   refundable: true,

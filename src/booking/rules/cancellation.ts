@@ -1,4 +1,4 @@
-import type { CancellationPolicy } from './pricing.ts';
+import type { CancellationPolicy } from './cancellation-policy.ts';
 
 export type CancellationCharge = { fee: number; refund: number; due: number };
 
