@@ -98,26 +98,42 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
   );
 
-  app.delete(
-    '/ical-feeds/:id',
-    {
-      config: { operatorScope: 'inventory:write' },
-      schema: {
-        operationId: 'deleteIcalFeed',
-        summary: 'Delete an iCal feed',
-        ...operatorOperation('inventory:write', 'Its URL answers `404` from now on.'),
-        headers: OperatorHeaders,
-        params: FeedIdParams,
-        response: {
-          204: { description: 'Deleted', type: 'null' },
-          ...problemResponses(...AUTH, 'not_found'),
+  // A feed and an import are deleted alike: by id, within the key's hotels, `204` or `404`.
+  const deleteRoute = (
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    remove: (ctx: AppContext, id: string, hotelIds: readonly string[] | null) => Promise<unknown>,
+  ) =>
+    app.delete(
+      path,
+      {
+        config: { operatorScope: 'inventory:write' },
+        schema: {
+          operationId,
+          summary,
+          ...operatorOperation('inventory:write', description),
+          headers: OperatorHeaders,
+          params: FeedIdParams,
+          response: {
+            204: { description: 'Deleted', type: 'null' },
+            ...problemResponses(...AUTH, 'not_found'),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      await deleteFeed(ctx, request.params.id, operatorOf(request).hotelIds);
-      return reply.code(204).send();
-    },
+      async (request, reply) => {
+        await remove(ctx, request.params.id, operatorOf(request).hotelIds);
+        return reply.code(204).send();
+      },
+    );
+
+  deleteRoute(
+    '/ical-feeds/:id',
+    'deleteIcalFeed',
+    'Delete an iCal feed',
+    'Its URL answers `404` from now on.',
+    deleteFeed,
   );
 
   app.post(
@@ -171,26 +187,12 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
   );
 
-  app.delete(
+  deleteRoute(
     '/ical-imports/:id',
-    {
-      config: { operatorScope: 'inventory:write' },
-      schema: {
-        operationId: 'deleteIcalImport',
-        summary: 'Delete an iCal import',
-        ...operatorOperation('inventory:write', 'Its holds are released at once.'),
-        headers: OperatorHeaders,
-        params: FeedIdParams,
-        response: {
-          204: { description: 'Deleted', type: 'null' },
-          ...problemResponses(...AUTH, 'not_found'),
-        },
-      },
-    },
-    async (request, reply) => {
-      await deleteImport(ctx, request.params.id, operatorOf(request).hotelIds);
-      return reply.code(204).send();
-    },
+    'deleteIcalImport',
+    'Delete an iCal import',
+    'Its holds are released at once.',
+    deleteImport,
   );
 
   app.post(
