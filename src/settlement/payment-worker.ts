@@ -124,19 +124,30 @@ export function startPaymentWorker(deps: {
     }
   }
 
+  // A call while a pass runs waits for a pass that starts after it (that pass may have read the
+  // due rows before the caller's change): one follow-up at most, shared by every such caller.
   let running: Promise<void> | null = null;
-  const runOnce = () => {
-    running ??= (async () => {
-      try {
-        await refunds();
-        await unmatched();
-      } catch (err) {
-        log.warn({ err }, 'payment worker pass failed');
-      } finally {
+  let followUp: Promise<void> | null = null;
+  const pass = async () => {
+    try {
+      await refunds();
+      await unmatched();
+    } catch (err) {
+      log.warn({ err }, 'payment worker pass failed');
+    }
+  };
+  const runOnce = (): Promise<void> => {
+    if (!running) {
+      running = pass().finally(() => {
         running = null;
-      }
-    })();
-    return running;
+      });
+      return running;
+    }
+    followUp ??= running.then(() => {
+      followUp = null;
+      return runOnce();
+    });
+    return followUp;
   };
   const timer =
     deps.poll === false ? null : setInterval(() => void runOnce(), config.paymentWorkerIntervalMs);
@@ -145,7 +156,7 @@ export function startPaymentWorker(deps: {
     runOnce,
     async stop() {
       if (timer) clearInterval(timer);
-      await running;
+      await (followUp ?? running);
     },
   };
 }

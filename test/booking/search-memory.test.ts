@@ -95,7 +95,12 @@ describe('search from memory', () => {
         if (q.statusCode !== 201) continue;
         const res = await reserve(t, q.json().id);
         if (res.statusCode === 201) booked.push({ code: res.json().id, token: res.json().accessToken });
-        else assert.equal(res.statusCode, 409, res.body);
+        else
+          assert.equal(
+            res.statusCode,
+            409,
+            `${res.body}\n${t.logs.filter((l) => l.includes('"level":50')).join('\n')}`,
+          );
       } else if (action < 8 && booked.length > 0) {
         const [victim] = booked.splice(next(booked.length), 1);
         if (victim) assert.equal((await cancel(t, victim.code, victim.token)).statusCode, 200);

@@ -15,13 +15,12 @@ export async function assertSchemaValid(xml: string, what: string): Promise<void
 /** A multipart/form-data body of text fields, as an AlpineBits client sends it. */
 export function multipart(fields: Array<[string, string]>): { body: string; contentType: string } {
   const boundary = `----alpinebits${randomBytes(8).toString('hex')}`;
-  const body =
-    fields
-      .map(
-        ([name, value]) =>
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      )
-      .join('') + `--${boundary}--\r\n`;
+  const body = `${fields
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('')}--${boundary}--\r\n`;
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 

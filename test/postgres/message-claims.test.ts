@@ -98,6 +98,8 @@ describe('guest messages from two processes (PostgreSQL)', { skip: needsPostgres
     } finally {
       await client.end();
     }
+    // Both still poll this database: stopped, so the next test's messages are its own to keep.
+    for (const s of services.splice(0)) await s.stop();
   });
 
   it('without SMTP_URL: a warning at start, and messages stay queued', async () => {

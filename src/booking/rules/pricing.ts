@@ -1,4 +1,4 @@
-import { addDays, eachNight, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
+import { eachNight } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
 import {
   type HotelNights,
@@ -81,7 +81,7 @@ function serviceQuantity(service: ServiceDef, input: StayToPrice, nights: number
   }
 }
 
-function sum(amounts: number[]): number {
+function _sum(amounts: number[]): number {
   return amounts.reduce((a, b) => a + b, 0);
 }
 
