@@ -119,7 +119,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestTimeout: 30_000,
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    // The 503 while closing is load-shedding.ts's, in problem+json.
+    return503OnClosing: false,
     schemaController: { compilersFactory: compilers },
     ajv: {
       customOptions: {
