@@ -1,17 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { CheckinProgress } from '../checkin/checkin-progress.ts';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
+import { OperatorPostHeaders } from '../operator-access/operator.docs.ts';
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';
-import { OperatorHeaders, OperatorPostHeaders } from './operator.docs.ts';
-
-export const OperatorReservationParams = Type.Object({
-  reservation: Type.String({
-    minLength: 1,
-    maxLength: 32,
-    description: 'confirmation code',
-    examples: ['R7K3M9Q2X'],
-  }),
-});
 
 /** What cancelling (or marking a no-show) now would charge, for the desk to confirm. */
 export const CancellationCharge = Type.Union(
@@ -46,5 +37,3 @@ export const OperatorChangeHeaders = Type.Object({
     Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),
   ),
 });
-
-export { OperatorHeaders, OperatorReservation };

@@ -1,12 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ACTIONS } from '../channels/alpinebits/actions.ts';
-import { answerAlpineBits, errorText } from '../channels/alpinebits/server.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../infra/http/problems.ts';
-import type { Principal } from './keys.service.ts';
-import { createOperatorAuthenticator } from './operator-auth.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../infra/http/problems.ts';
+import { operatorAuthenticatorOf } from '../../operator-access/operator-auth.ts';
+import type { Principal } from '../../operator-access/scopes.ts';
+import { ACTIONS } from './actions.ts';
+import { AlpineBitsForm, AlpineBitsHeaders, TextAnswer } from './alpinebits.schemas.ts';
+import { answerAlpineBits, errorText } from './server.ts';
 
 /** The largest `request` accepted: rate plans of a big hotel run to a few megabytes. */
 const MAX_REQUEST_BYTES = 5 * 1024 * 1024;
@@ -35,19 +36,6 @@ function basicPassword(header: string | undefined): string | null {
   return colon < 0 ? null : decoded.slice(colon + 1);
 }
 
-const AlpineBitsForm = Type.Object(
-  {
-    action: Type.Optional(Type.String({ maxLength: 200, description: 'e.g. `OTA_Ping:Handshaking`' })),
-    request: Type.Optional(Type.String({ description: 'the OTA XML document of the action' })),
-  },
-  { additionalProperties: true },
-);
-
-const TextAnswer = (description: string) => ({
-  description,
-  content: { 'text/plain': { schema: Type.String({ pattern: '^ERROR:' }) } },
-});
-
 /**
  * `POST /api/v1/alpinebits` (docs/api.md §9.2): AlpineBits HotelData 2022-10 for PMSs and channel
  * managers. HTTP only: Basic authentication with an operator key as the password (before the body
@@ -55,14 +43,7 @@ const TextAnswer = (description: string) => ({
  * problem+json; the protocol itself is `channels/alpinebits/`.
  */
 export const alpineBitsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const authenticator = createOperatorAuthenticator({
-    db: ctx.db,
-    hash: ctx.operatorKeyHasher,
-    now: () => ctx.clock.now(),
-    failureLimit: ctx.config.operatorAuthFailureLimit,
-    failureWindowSeconds: ctx.config.operatorAuthFailureWindowSeconds,
-    cacheMs: ctx.config.operatorKeyCacheSeconds * 1000,
-  });
+  const authenticator = operatorAuthenticatorOf(ctx);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fieldSize: MAX_REQUEST_BYTES, fileSize: MAX_REQUEST_BYTES, files: 2, fields: 4, parts: 6 },
@@ -109,12 +90,7 @@ export const alpineBitsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'request, is `400` with a text body starting `ERROR:`.',
         ].join(' '),
         consumes: ['multipart/form-data'],
-        headers: Type.Object({
-          'x-alpinebits-clientprotocolversion': Type.Optional(Type.String({ description: '`2022-10`' })),
-          'x-alpinebits-clientid': Type.Optional(
-            Type.String({ description: 'the client’s id: GuestRequests are acknowledged per client id' }),
-          ),
-        }),
+        headers: AlpineBitsHeaders,
         body: AlpineBitsForm,
         security: [{ alpineBitsBasic: [] }],
         response: {

@@ -1,20 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Name } from '../infra/http/text-schemas.ts';
-import { SCOPES, type Scope } from './scopes.ts';
+import { HotelId } from '../operator-access/operator.schemas.ts';
+import { SCOPES, type Scope } from '../operator-access/scopes.ts';
 
-const EXAMPLE_KEY_ID = 'key_7m2k9q4xw1c8v5bn3t6h';
-const Instant = (description: string) => Type.String({ format: 'date-time', description });
+export const EXAMPLE_KEY_ID = 'key_7m2k9q4xw1c8v5bn3t6h';
+export const Instant = (description: string) => Type.String({ format: 'date-time', description });
 
 export const ScopeSchema = Type.Unsafe<Scope>({
   type: 'string',
   enum: [...SCOPES],
   description: 'an operator scope (docs/api.md §7.1)',
 });
-export const HotelId = Type.String({
-  pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
-  description: 'catalogue hotel id',
-});
-const HotelIds = Type.Union([Type.Array(HotelId), Type.Null()], {
+export const HotelIds = Type.Union([Type.Array(HotelId), Type.Null()], {
   description: 'the hotels the key may see; `null` = every hotel',
 });
 
@@ -79,66 +76,3 @@ export const KeyList = Type.Object(
 export const KeyParams = Type.Object({
   id: Type.String({ maxLength: 100, description: 'the key id `key_…`', examples: [EXAMPLE_KEY_ID] }),
 });
-
-export const OperatorHotel = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    timezone: Type.String({ description: 'IANA time zone of the hotel' }),
-    currency: Type.String({ description: 'ISO 4217 currency of its prices' }),
-  },
-  {
-    title: 'OperatorHotel',
-    examples: [{ id: 'harbour-view', name: 'Harbour View', timezone: 'Europe/Lisbon', currency: 'EUR' }],
-  },
-);
-export const HotelList = Type.Object({ data: Type.Array(OperatorHotel) }, { title: 'OperatorHotelList' });
-export const HotelParams = Type.Object({ hotel: HotelId });
-
-export const AuditEntrySchema = Type.Object(
-  {
-    id: Type.String({ description: 'entry id `aud_…`' }),
-    keyId: Type.String({ description: 'the key that acted (`key_…`), or `cli` / `bootstrap`' }),
-    action: Type.String({ description: '`key.created`, `key.revoked`, `guest_register.read`, …' }),
-    hotelIds: HotelIds,
-    details: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'ids, dates and counts of the action; never identity data',
-    }),
-    createdAt: Instant('when it happened'),
-  },
-  {
-    title: 'AuditEntry',
-    examples: [
-      {
-        id: 'aud_5t1n8c2v6m3k9x4q0w7b',
-        keyId: 'bootstrap',
-        action: 'key.created',
-        hotelIds: ['harbour-view'],
-        details: { keyId: EXAMPLE_KEY_ID, name: 'Front desk', scopes: ['reservations:read'] },
-        createdAt: '2027-03-01T09:30:00.000Z',
-      },
-    ],
-  },
-);
-
-export const AuditQuery = Type.Object(
-  {
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 200, description: 'entries per page (default 50)' }),
-    ),
-    cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: '`nextCursor` of the previous page' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const AuditPage = Type.Object(
-  {
-    data: Type.Array(AuditEntrySchema, { description: 'newest first' }),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'pass as `cursor` for the next page',
-    }),
-  },
-  { title: 'AuditLogPage' },
-);

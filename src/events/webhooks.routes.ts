@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { readFeed } from '../events/feed.service.ts';
-import type { WebhookEndpoint } from '../events/webhook-endpoints.repository.ts';
+import { problemResponses } from '../infra/http/problem-schema.ts';
+import { invalid } from '../infra/http/problems.ts';
+import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { operatorOf } from '../operator-access/operator-auth.ts';
+import { readFeed } from './feed.service.ts';
+import type { WebhookEndpoint } from './webhook-endpoints.repository.ts';
 import {
   createEndpoint,
   deleteEndpoint,
   endpointAttempts,
   listEndpoints,
   type WebhookDeps,
-} from '../events/webhook-endpoints.service.ts';
-import { problemResponses } from '../infra/http/problem-schema.ts';
-import { invalid } from '../infra/http/problems.ts';
-import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from './operator.docs.ts';
-import { operatorOf } from './operator-auth.ts';
+} from './webhook-endpoints.service.ts';
 import {
   AttemptList,
   AttemptsQuery,

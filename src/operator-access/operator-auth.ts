@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../infra/clock.ts';
 import { hashSecret } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { windowLimitExceeded } from '../infra/http/rate-limit-headers.ts';
 import { OPERATOR_KEY_PATTERN, type OperatorKeyHasher } from './key-secret.ts';
 import { keysRepository as repo } from './keys.repository.ts';
-import type { Principal } from './keys.service.ts';
-import { hasScope, type Scope, seesHotel } from './scopes.ts';
+import { hasScope, type Principal, type Scope, seesHotel } from './scopes.ts';
 
 /** What a route needs: one scope, or `any` valid key. Every operator route must declare it. */
 export type OperatorScope = Scope | 'any';
@@ -103,6 +104,26 @@ export function createOperatorAuthenticator(opts: OperatorAuthOptions): Operator
       for (const [hash, entry] of cache) if (entry.principal.id === keyId) cache.delete(hash);
     },
   };
+}
+
+/** The authenticator of the service's settings: the operator API's, and the AlpineBits endpoint's own. */
+export function operatorAuthenticatorOf(ctx: {
+  db: Database;
+  operatorKeyHasher: OperatorKeyHasher;
+  clock: Clock;
+  config: Pick<
+    Config,
+    'operatorAuthFailureLimit' | 'operatorAuthFailureWindowSeconds' | 'operatorKeyCacheSeconds'
+  >;
+}): OperatorAuthenticator {
+  return createOperatorAuthenticator({
+    db: ctx.db,
+    hash: ctx.operatorKeyHasher,
+    now: () => ctx.clock.now(),
+    failureLimit: ctx.config.operatorAuthFailureLimit,
+    failureWindowSeconds: ctx.config.operatorAuthFailureWindowSeconds,
+    cacheMs: ctx.config.operatorKeyCacheSeconds * 1000,
+  });
 }
 
 /**

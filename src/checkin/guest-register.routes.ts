@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type RegisterGuest, readGuestRegister } from '../checkin/guest-register.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { auditRepository } from './audit.repository.ts';
+import { auditRepository } from '../operator-access/audit.repository.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { HotelParams } from '../operator-access/operator.schemas.ts';
+import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { toCsv } from './csv.ts';
 import {
   GuestRegister,
@@ -10,9 +12,7 @@ import {
   GuestRegisterQuery,
   REGISTER_CSV_HEADER,
 } from './guest-register.schemas.ts';
-import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
-import { HotelParams } from './operator.schemas.ts';
-import { operatorOf, requireVisibleHotel } from './operator-auth.ts';
+import { type RegisterGuest, readGuestRegister } from './guest-register.ts';
 
 /** Whether the client asked for CSV rather than JSON (`Accept`, by quality; JSON on a tie or none). */
 export function wantsCsv(accept: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/event-types.ts';
 import { FreeText } from '../infra/http/text-schemas.ts';
-import { HotelId } from './operator.schemas.ts';
+import { HotelId } from '../operator-access/operator.schemas.ts';
+import { EVENT_TYPES } from './event-types.ts';
 
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
 const EXAMPLE_EVENT_ID = 'evt_5q8zk1m3c7v2x9bn4t6h0wrd';

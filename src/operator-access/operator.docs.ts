@@ -25,6 +25,17 @@ export const OperatorPostHeaders = Type.Object({
   'idempotency-key': Type.Optional(IdempotencyKeyHeader),
 });
 
+/** Refusals of an operator route on one reservation: the key's, and a reservation it does not see. */
+export const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited', 'not_found'] as const;
+/** What a write to a reservation adds: a stale `If-Match`, `Idempotency-Key`, the body's type and size. */
+export const WRITE_PROBLEMS = [
+  'precondition_failed',
+  'idempotency_key_reused',
+  'idempotency_in_progress',
+  'unsupported_media_type',
+  'payload_too_large',
+] as const;
+
 /**
  * Tags, security requirement and `x-scopes` of an operator operation. The scope is not listed in
  * the requirement: OpenAPI gives scopes only to OAuth2 and OpenID Connect schemes, so linters

@@ -3,6 +3,10 @@ import { isCalendarDate, nightsBetween } from '../calendar/dates.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
+import { createCursorCodec } from '../operator-access/list-cursor.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { HotelParams } from '../operator-access/operator.schemas.ts';
+import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { foldSearchText } from '../reservations/reservation.row.ts';
 import { operatorReservationView } from '../reservations/reservation.view.ts';
 import {
@@ -10,10 +14,6 @@ import {
   type ReservationFilter,
   reservationListRepository,
 } from '../reservations/reservation-list.repository.ts';
-import { createCursorCodec } from './list-cursor.ts';
-import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
-import { HotelParams } from './operator.schemas.ts';
-import { operatorOf, requireVisibleHotel } from './operator-auth.ts';
 import {
   ReservationListQuery as Query,
   ReservationListPage,

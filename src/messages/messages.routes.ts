@@ -1,15 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { GuestMessage, GuestMessageList, ResendRequest } from '../messages/messages.schemas.ts';
-import { listMessages, resendMessage } from '../messages/messages.service.ts';
-import { messageView } from '../messages/messages.view.ts';
-import { OperatorPostHeaders, operatorOperation } from './operator.docs.ts';
-import { operatorOf } from './operator-auth.ts';
-import { AUTH_PROBLEMS, WRITE_PROBLEMS } from './reservations.routes.ts';
-import { OperatorHeaders, OperatorReservationParams } from './reservations.schemas.ts';
+import {
+  AUTH_PROBLEMS,
+  OperatorHeaders,
+  OperatorPostHeaders,
+  operatorOperation,
+  WRITE_PROBLEMS,
+} from '../operator-access/operator.docs.ts';
+import { OperatorReservationParams } from '../operator-access/operator.schemas.ts';
+import { operatorOf } from '../operator-access/operator-auth.ts';
+import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import { GuestMessage, GuestMessageList, ResendRequest } from './messages.schemas.ts';
+import { listMessages, resendMessage } from './messages.service.ts';
+import { messageView } from './messages.view.ts';
 
 /** `/operator/reservations/{reservation}/messages` (API.md 10): the guest's e-mails, and sending one again. */
 export const messagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -16,6 +16,11 @@ export interface Grant {
   hotelIds: readonly string[] | null;
 }
 
+/** Who acts: a verified key (its public id), or the command line / first start with every right. */
+export interface Principal extends Grant {
+  id: string;
+}
+
 export function hasScope(grant: Grant, scope: Scope): boolean {
   return grant.scopes.includes(scope);
 }

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { CatalogStore } from '../catalog/catalog.service.ts';
-import { CalendarPatch, CalendarQuery, CalendarView } from '../hotel-calendar/calendar.schemas.ts';
-import { readCalendar, updateCalendar } from '../hotel-calendar/calendar.service.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from './operator.docs.ts';
-import { HotelParams } from './operator.schemas.ts';
-import { operatorOf, requireVisibleHotel } from './operator-auth.ts';
+import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { HotelParams } from '../operator-access/operator.schemas.ts';
+import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
+import { CalendarPatch, CalendarQuery, CalendarView } from './calendar.schemas.ts';
+import { readCalendar, updateCalendar } from './calendar.service.ts';
 
 /** `/operator/hotels/{hotel}/calendar` (API.md 7.4): rooms, prices and restrictions by night. */
 export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: CatalogStore }> = async (
