@@ -11,7 +11,7 @@ import { availabilityRoutes } from './availability.routes.ts';
 import { CreatedReservation } from './booking.schemas.ts';
 import { reservationCodeOrNotFound } from './commands/authority.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
-import type { CommandContext } from './commands/command.ts';
+import type { CommandContext } from './commands/command-context.ts';
 import { createReservation, type NewReservation } from './commands/create-reservation.ts';
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { cancellationChargeNow, cancelReservation } from '../booking/commands/cancel-reservation.ts';
-import type { ChangeOptions, CommandContext } from '../booking/commands/command.ts';
+import type { ChangeOptions, CommandContext } from '../booking/commands/command-context.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
+import { arrive } from '../booking/commands/arrive.ts';
+import { depart } from '../booking/commands/depart.ts';
+import { noShow } from '../booking/commands/no-show.ts';
 import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
 import type { AppContext } from '../context.ts';
 import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
