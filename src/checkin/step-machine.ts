@@ -7,8 +7,6 @@ import type { StepFacts } from './steps/step.ts';
  * the step registry (`steps/index.ts`) and knows no step by name.
  */
 
-export type { StepFacts, StepName };
-
 export type StepStatus = 'pending' | 'completed' | 'skipped';
 export type SessionStatus = 'open' | 'completed' | 'cancelled';
 

@@ -10,15 +10,10 @@ import { sameLastName } from '../proof.ts';
 import { stepFacts } from '../reservation-facts.ts';
 import { tokenContext } from '../session-secrets.ts';
 import { initialSteps } from '../step-machine.ts';
-import {
-  assertNotExpired,
-  type CheckinContext,
-  expiryOf,
-  hotelOf,
-  signSession,
-  stateOf,
-} from './checkin-command.ts';
+import type { CheckinContext } from './checkin-context.ts';
 import { countProof, forgiveProofs } from './proof-limits.ts';
+import { assertNotExpired, expiryOf, hotelOf, stateOf } from './session-state.ts';
+import { signSession } from './sign-session.ts';
 
 /** How a caller proves a reservation: the booker's last name, or the reservation's access token. */
 export interface ReservationProof {

@@ -9,23 +9,13 @@ import { partySize } from '../reservation-facts.ts';
 import { stepContext } from '../session-secrets.ts';
 import { sessionStatus } from '../session-view.ts';
 import { acceptStepData, schemaErrors } from '../step-data.ts';
-import {
-  allStepsDone,
-  completeStep,
-  type Refusal,
-  refuseSubmission,
-  type StepName,
-} from '../step-machine.ts';
-import { stepNamed } from '../steps/index.ts';
-import {
-  assertNotExpired,
-  type CheckinContext,
-  completeCheckin,
-  type SessionState,
-  settle,
-  signSession,
-  stateOf,
-} from './checkin-command.ts';
+import { allStepsDone, completeStep, type Refusal, refuseSubmission } from '../step-machine.ts';
+import { type StepName, stepNamed } from '../steps/index.ts';
+import type { CheckinContext } from './checkin-context.ts';
+import { completeCheckin } from './complete-checkin.ts';
+import { assertNotExpired, type SessionState, stateOf } from './session-state.ts';
+import { settle } from './settle-session.ts';
+import { signSession } from './sign-session.ts';
 
 /**
  * One step (API.md 3.3), in one transaction, on the session the request reached (`reachSession`,
