@@ -5,7 +5,7 @@ import {
   type ReservationRow,
   toReservationRow,
 } from '../reservations/reservation.row.ts';
-import type { StepState, StepStatus } from './step-machine.ts';
+import type { StepState, StepStatus } from './rules/step-machine.ts';
 import type { StepName } from './steps/index.ts';
 
 export interface SessionRow {

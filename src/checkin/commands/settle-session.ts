@@ -1,8 +1,8 @@
 import type { Executor } from '../../infra/db/database.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
-import { stepFacts } from '../reservation-facts.ts';
+import { stepFacts } from '../rules/reservation-facts.ts';
+import { allStepsDone, reconcileSteps } from '../rules/step-machine.ts';
 import { sessionStatus } from '../session-view.ts';
-import { allStepsDone, reconcileSteps } from '../step-machine.ts';
 import { completeCheckin } from './complete-checkin.ts';
 import type { SessionState } from './session-state.ts';
 

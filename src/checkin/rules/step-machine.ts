@@ -1,5 +1,5 @@
-import { STEP_NAMES, type StepName, stepNamed } from './steps/index.ts';
-import type { StepFacts } from './steps/step.ts';
+import { STEP_NAMES, type StepName, stepNamed } from '../steps/index.ts';
+import type { StepFacts } from '../steps/step.ts';
 
 /**
  * The check-in step state machine (API.md 3.3) as plain functions: which steps a reservation needs,
