@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type Stripe from 'stripe';
+import { QuoteResponse, SearchResponse } from './booking/availability.schemas.ts';
 import { bookingRoutes } from './booking/booking.routes.ts';
-import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
+import { CreatedReservation } from './booking/booking.schemas.ts';
 import { operatorReservationRoutes, stayRoutes } from './booking/operator-reservations.routes.ts';
 import { reservationListRoutes } from './booking/reservation-list.routes.ts';
 import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './channels/alpinebits/alpinebits.routes.ts';

@@ -8,7 +8,7 @@ import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
 import { startIcalPoller } from './channels/ical/ical-poller.ts';
 import { openInvitationSession } from './checkin/commands/open-invitation.ts';
-import { startIdentityPurge } from './checkin/purge.ts';
+import { startIdentityPurge } from './checkin/identity-purge-job.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';

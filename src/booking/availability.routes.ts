@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { createQuote, searchAvailability } from './availability.service.ts';
-import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
+import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './availability.schemas.ts';
+import { createQuote } from './commands/create-quote.ts';
+import { searchAvailability } from './commands/search-availability.ts';
 import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
 import { IdempotencyHeaders } from './reservation-requests.schemas.ts';
 

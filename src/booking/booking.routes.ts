@@ -11,7 +11,7 @@ import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
 import { availabilityRoutes } from './availability.routes.ts';
 import { CreatedReservation } from './booking.schemas.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
-import type { CommandContext } from './commands/command.ts';
+import type { CommandContext } from './commands/command-context.ts';
 import { createReservation, type NewReservation } from './commands/create-reservation.ts';
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';

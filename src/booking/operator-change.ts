@@ -5,7 +5,7 @@ import { operatorOf } from '../operator-access/operator-auth.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { etagOf, operatorReservationView } from '../reservations/reservation.view.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
-import type { ChangeOptions, CommandContext } from './commands/command.ts';
+import type { ChangeOptions, CommandContext } from './commands/command-context.ts';
 
 /** The hotel as the authority of a command: the key, limited to its hotels. */
 export function deskOf(request: FastifyRequest) {

@@ -14,10 +14,12 @@ import { OperatorReservationParams } from '../operator-access/operator.schemas.t
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, operatorReservationView } from '../reservations/reservation.view.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import { arrive } from './commands/arrive.ts';
 import { cancellationChargeNow, cancelReservation } from './commands/cancel-reservation.ts';
+import { depart } from './commands/depart.ts';
 import { modifyReservation } from './commands/modify-reservation.ts';
+import { noShow } from './commands/no-show.ts';
 import { readReservation } from './commands/read-reservation.ts';
-import { arrive, depart, noShow } from './commands/stay-status.ts';
 import { changeReservation, deskOf, optionalBody } from './operator-change.ts';
 import { OperatorChangeHeaders, OperatorReservationDetail } from './operator-reservations.schemas.ts';
 import {

@@ -7,17 +7,14 @@ import { authenticate } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError, type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import {
-  IDENTITY_BODY_LIMIT,
-  OpenSessionBody,
-  SessionParams,
-  SignedSession,
-  StepSubmission,
-} from './checkin.schemas.ts';
-import type { CheckinContext, SessionState } from './commands/checkin-command.ts';
-import { getSession, reachSession } from './commands/get-session.ts';
+import { OpenSessionBody, SessionParams, SignedSession, StepSubmission } from './checkin.schemas.ts';
+import type { CheckinContext } from './commands/checkin-context.ts';
+import { getSession } from './commands/get-session.ts';
 import { type OpenedSession, openSession } from './commands/open-session.ts';
+import { reachSession } from './commands/reach-session.ts';
+import type { SessionState } from './commands/session-state.ts';
 import { submitStep } from './commands/submit-step.ts';
+import { IDENTITY_BODY_LIMIT } from './steps/identity-document.ts';
 import { isStepName, STEP_NAMES } from './steps/index.ts';
 
 const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');

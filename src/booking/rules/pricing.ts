@@ -56,9 +56,6 @@ export type StayToPrice = {
   today?: string;
 };
 
-/** A room type is sold under a rate plan only when the plan gives it a price. */
-export { sellsRoomType };
-
 /** Room price rule: base + extraAdult per adult above includedAdults + child per child. */
 function roomNightAmount(price: NightPrice, room: RoomParty): number {
   return (

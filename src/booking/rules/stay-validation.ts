@@ -1,12 +1,12 @@
-import { nightsBetween } from '../calendar/dates.ts';
-import type { Hotel } from '../catalog/catalog.schema.ts';
-import { sellsRoomType } from '../hotel-calendar/hotel-nights.ts';
+import { nightsBetween } from '../../calendar/dates.ts';
+import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import {
   type AppError,
   invalid,
   type ProblemDetailEntry,
   validationProblem,
-} from '../infra/http/problems.ts';
+} from '../../infra/http/problems.ts';
 
 export const MAX_NIGHTS = 365;
 

@@ -1,4 +1,4 @@
-import { hashSecret, sameHash } from '../infra/crypto/tokens.ts';
+import { hashSecret, sameHash } from '../../infra/crypto/tokens.ts';
 
 /**
  * A name as a guest might type it: accents, case and surrounding or repeated spaces do not matter

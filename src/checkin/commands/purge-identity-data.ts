@@ -1,8 +1,6 @@
-import type { Logger } from 'pino';
-import { addDays, zonedInstant } from '../calendar/dates.ts';
-import type { Clock } from '../infra/clock.ts';
-import type { Database } from '../infra/db/database.ts';
-import { checkinRepository as repo } from './checkin.repository.ts';
+import { addDays, zonedInstant } from '../../calendar/dates.ts';
+import type { Database } from '../../infra/db/database.ts';
+import { checkinRepository as repo } from '../checkin.repository.ts';
 
 const BATCH = 500;
 /** Proof-failure windows older than this are of no use to the rate limit any more. */
@@ -31,42 +29,4 @@ export async function purgeIdentityData(db: Database, now: Date, retentionDays: 
   }
   await repo.deleteEndedProofWindows(db, new Date(now.getTime() - PROOF_WINDOW_KEEP_MS));
   return purged;
-}
-
-export interface PurgeScheduler {
-  /** Stops the schedule and waits for a run in progress. */
-  stop(): Promise<void>;
-}
-
-/** Runs the identity purge at start and then every `intervalSeconds`, inside the service. */
-export function startIdentityPurge(deps: {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  retentionDays: number;
-  intervalSeconds: number;
-}): PurgeScheduler {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = purgeIdentityData(deps.db, deps.clock.now(), deps.retentionDays)
-      .then((count) => {
-        if (count > 0) deps.logger.info({ purged: count }, 'identity data purged');
-      })
-      .catch((err) => deps.logger.warn({ err }, 'identity purge failed; retrying at the next run'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, deps.intervalSeconds * 1000);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

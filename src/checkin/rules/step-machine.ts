@@ -1,13 +1,11 @@
-import { STEP_NAMES, type StepName, stepNamed } from './steps/index.ts';
-import type { StepFacts } from './steps/step.ts';
+import { STEP_NAMES, type StepName, stepNamed } from '../steps/index.ts';
+import type { StepFacts } from '../steps/step.ts';
 
 /**
  * The check-in step state machine (API.md 3.3) as plain functions: which steps a reservation needs,
  * which one comes next, whether a submission is allowed, and when the session is complete. It walks
  * the step registry (`steps/index.ts`) and knows no step by name.
  */
-
-export type { StepFacts, StepName };
 
 export type StepStatus = 'pending' | 'completed' | 'skipped';
 export type SessionStatus = 'open' | 'completed' | 'cancelled';

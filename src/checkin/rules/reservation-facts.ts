@@ -1,5 +1,5 @@
-import type { ReservationRow } from '../reservations/reservation.row.ts';
-import type { StepFacts } from './steps/step.ts';
+import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import type { StepFacts } from '../steps/step.ts';
 
 /** What is still owed: the total less payments for a confirmed stay; the unpaid fee for a cancelled one. */
 export function balanceDue(reservation: ReservationRow): number {
