@@ -262,3 +262,44 @@ describe('pricePlanStay agrees with the specification read independently', () =>
     );
   });
 });
+
+describe('optional supplements are offered as extras at what they would cost as mandatory ones', () => {
+  it('on random plans and stays', () => {
+    fc.assert(
+      fc.property(planArb, occupancyArb, stayArb, (plan, occupancy, s) => {
+        const stay = {
+          roomTypeId: 'room',
+          checkIn: day(s.start),
+          checkOut: day(s.start + s.nights),
+          adults: s.adults,
+          children: s.children,
+          bookingDate: day(0),
+        };
+        const optional = {
+          ...plan,
+          supplements: (plan.supplements ?? []).map((x) => ({ ...x, mandatory: false })),
+        };
+        const none = expectedTotal({ ...plan, supplements: [] }, occupancy, s);
+        const got = pricePlanStay(optional, occupancy, stay);
+        if (none === null) return assert.equal(got.ok, false);
+        assert.ok(got.ok);
+        assert.equal(got.total, none, 'optional supplements are not in the total');
+        for (const sup of optional.supplements) {
+          const price = sup.prices[0];
+          const priced =
+            price !== undefined && index(price.from) < s.start + s.nights && index(price.to) >= s.start;
+          const extra: { id: string; amount: number } | undefined = got.extras.find((x) => x.id === sup.id);
+          assert.equal(extra !== undefined, priced, `${sup.id} offered only with a price in the stay`);
+          if (!extra) continue;
+          // As the only mandatory supplement it adds its own rounding (±1 minor unit from the sum's).
+          const alone = expectedTotal({ ...plan, supplements: [{ ...sup, mandatory: true }] }, occupancy, s);
+          assert.ok(
+            alone !== null && Math.abs(alone - none - extra.amount) <= 1,
+            `${alone} - ${none} vs ${extra.amount}`,
+          );
+        }
+      }),
+      { numRuns: 1000, ...SEED },
+    );
+  });
+});

@@ -180,6 +180,37 @@ describe('per room rates, supplements and offers', () => {
       { id: 'cleaning', amount: 3000 },
       { id: 'resort', amount: 900 },
     ]);
+    // the optional one is offered as an extra at its own price: 9 × 3 nights
+    assert.deepEqual(price.extras, [{ id: 'dog', amount: 2700 }]);
+  });
+  it('an optional supplement is an extra only with a price on a night of the stay, on its weekdays', () => {
+    const plan: PlanPricing = {
+      ...perRoom,
+      supplements: [
+        {
+          id: 'sauna',
+          charge: 'per_person_per_stay',
+          mandatory: false,
+          days: ['sat', 'sun'],
+          prices: [{ from: '2027-01-01', to: '2027-12-31', amount: 1200 }],
+        },
+        {
+          id: 'ski',
+          charge: 'per_item',
+          mandatory: false,
+          prices: [{ from: '2027-12-01', to: '2027-12-31', amount: 5000 }],
+        },
+      ],
+    };
+    // 2027-03-01 is a Monday: Mon–Wed nights, no weekend night
+    const weekdays = pricePlanStay(plan, double, s('2027-03-01', '2027-03-04'));
+    assert.ok(weekdays.ok);
+    assert.deepEqual(weekdays.extras, []);
+    // Fri–Mon: Sat and Sun nights of 3, per person per stay: 12 × 2 guests × 2/3
+    const weekend = pricePlanStay(plan, double, s('2027-03-05', '2027-03-08'));
+    assert.ok(weekend.ok);
+    assert.deepEqual(weekend.extras, [{ id: 'sauna', amount: 1600 }]);
+    assert.equal(weekend.total, 30000);
   });
   it('a weekly rate (unitNights 7) charges its share for a shorter stay, rounded as rtapp', () => {
     const plan: PlanPricing = {

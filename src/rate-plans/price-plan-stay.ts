@@ -2,7 +2,7 @@ import { addDays, eachNight, nightsBetween } from '../calendar/dates.ts';
 import { bookingRuleViolation, coversDate, type PlanRestriction, stayRuleViolation } from './plan-rules.ts';
 import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
-import { splitSupplements, supplementValue } from './supplement-value.ts';
+import { splitSupplements, supplementApplies, supplementValue } from './supplement-value.ts';
 
 /** One room's stay under a plan: the party in that room and the date the booking is made. */
 export type PlanStay = {
@@ -28,6 +28,11 @@ export type PlanPrice = {
   freeNights: string[];
   /** Children who stayed free under the family offer. */
   freeChildren: number;
+  /**
+   * Optional supplements with a price for this stay: what each costs the room if the guest adds
+   * it (charged by the same rules as a mandatory one, rounded on its own); not in `total`.
+   */
+  extras: Array<{ id: string; amount: number }>;
 };
 
 /** `occupancy`: the party does not fit the room or the offer; `restricted`: a booking or offer rule; `unavailable`: no rate. */
@@ -213,6 +218,16 @@ export function pricePlanStay(
   const supplements = (plan.supplements ?? [])
     .filter((s) => s.mandatory)
     .map((s) => ({ id: s.id, value: supplementValue(s, stay, pax, los, unit, freeNights) }));
+  const extras = (plan.supplements ?? [])
+    .filter((s) => !s.mandatory && supplementApplies(s, stay))
+    .map((s) => ({
+      id: s.id,
+      amount: rtappRound(
+        [supplementValue(s, stay, pax, los, unit, freeNights)],
+        BigInt(unit) * scale,
+        minorDigits,
+      ),
+    }));
 
   const denominator = BigInt(unit) * scale;
   const ratesExact = nightValues.reduce((a, b) => a + b, 0n);
@@ -237,5 +252,6 @@ export function pricePlanStay(
     supplements: splitSupplements(supplements, total - roomsTotal, denominator, minorDigits),
     freeNights: [...freeNights],
     freeChildren: party.freeChildren,
+    extras,
   };
 }
