@@ -1,5 +1,10 @@
 import { addDays, eachNight, nightsBetween } from '../calendar/dates.ts';
-import { bookingRuleViolation, coversDate, type PlanRestriction, stayRuleViolation } from './plan-rules.ts';
+import {
+  bookingRuleViolation,
+  type PlanRestriction,
+  rateCoversNight,
+  stayRuleViolation,
+} from './plan-rules.ts';
 import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 import { splitSupplements, supplementApplies, supplementValue } from './supplement-value.ts';
@@ -191,13 +196,14 @@ export function pricePlanStay(
   const offer = plan.freeNights;
   let night = checkIn;
   while (night < checkOut) {
-    const rate = rates.find((r) => coversDate(r.from, r.to, night));
+    const rate = rates.find((r) => rateCoversNight(r, night));
     if (!rate) return refuse('unavailable', `The rate plan has no price for ${night}.`);
     const amount = rateAmount(plan, rate, occupancy, party);
     if (typeof amount === 'string') return refuse('unavailable', `The rate plan has ${amount} on ${night}.`);
     const left = nightsBetween(night, checkOut);
     const leftInRate = rate.to === undefined ? left : nightsBetween(night, rate.to) + 1;
-    const chunk = Math.min(left, leftInRate, unit);
+    // A weekday rate prices its nights one by one (its next night may be another rate's).
+    const chunk = rate.days ? 1 : Math.min(left, leftInRate, unit);
     let free = false;
     if (offer && los >= offer.nightsRequired && chunk === 1) {
       free = offer.repeat
