@@ -125,6 +125,20 @@ const PlanDetails = Type.Optional(
             'the mandatory supplements in the price (their lines are `service` lines of this code)',
         },
       ),
+      extras: Type.Optional(
+        Type.Array(
+          Type.Object({
+            code: Type.String(),
+            names: Type.Optional(Texts),
+            descriptions: Type.Optional(Texts),
+            amount: MoneyRef,
+          }),
+          {
+            description:
+              "the plan's optional supplements with a price for this stay, bookable by giving their `code` in `services` (priced as a `service` line of that code); `amount` is for this stay, all rooms",
+          },
+        ),
+      ),
     },
     { description: 'present for a rate plan priced by occupancy (docs/api.md §9.3)' },
   ),

@@ -7,6 +7,7 @@ import {
   type ProblemDetailEntry,
   validationProblem,
 } from '../../infra/http/problems.ts';
+import { planExtraProblem } from './plan-pricing.ts';
 
 export const MAX_NIGHTS = 365;
 
@@ -48,7 +49,8 @@ export function validateStay(
   }
   const known = new Set(hotel.services.map((s) => s.id));
   stay.services.forEach((id, i) => {
-    if (!known.has(id)) errors.push({ path: `/services/${i}`, message: `unknown service "${id}"` });
+    const problem = known.has(id) ? null : planExtraProblem(hotel, id, stay.ratePlanId);
+    if (problem) errors.push({ path: `/services/${i}`, message: problem });
   });
   if (stay.roomTypeId !== undefined && !hotel.roomTypes.some((r) => r.id === stay.roomTypeId)) {
     errors.push({ path: '/roomTypeId', message: `unknown room type "${stay.roomTypeId}"` });
