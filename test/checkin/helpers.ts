@@ -7,21 +7,25 @@ import { book, type Json, stay } from '../booking/helpers.ts';
 
 export { wallTimeUtc } from '../booking/helpers.ts';
 
-import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type Cleanup, isCleanup, makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Shared vocabulary of the check-in HTTP tests. */
 
 export const CHECKIN = '/api/v1/checkin';
 
-/** A test app with one fresh hotel; `hotel` is its definition. */
+interface CheckinAppOptions {
+  hotel?: Partial<HotelDef>;
+  env?: Record<string, string>;
+  payments?: PaymentProvider;
+  wrapDb?: (db: Database) => Database;
+}
+
+/** A test app with one fresh hotel; `hotel` is its definition. Given the test's context first, it closes itself. */
 export async function startCheckinApp(
-  options: {
-    hotel?: Partial<HotelDef>;
-    env?: Record<string, string>;
-    payments?: PaymentProvider;
-    wrapDb?: (db: Database) => Database;
-  } = {},
+  first?: Cleanup | CheckinAppOptions,
+  second: CheckinAppOptions = {},
 ): Promise<{ t: TestApp; hotel: HotelDef }> {
+  const options = isCleanup(first) ? second : (first ?? {});
   const hotel = makeHotel(options.hotel);
   // Load shedding off: the embedded engine runs on the event loop, so start-up (and multi-MiB
   // image bodies) read as event-loop delay; shedding has its own tests.
@@ -32,6 +36,8 @@ export async function startCheckinApp(
     ...(options.payments ? { payments: options.payments } : {}),
     ...(options.wrapDb ? { wrapDb: options.wrapDb } : {}),
   });
+  // Given the test's context, the app closes itself when the test ends (see startTestApp).
+  if (isCleanup(first)) first.after(() => t.close());
   return { t, hotel };
 }
 

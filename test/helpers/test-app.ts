@@ -40,20 +40,43 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  hotels: HotelDef[];
+  env?: Record<string, string>;
+  payments?: PaymentProvider;
+  /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
+  wrapDb?: (db: Database) => Database;
+}
+
+/** What of node's test context a test app needs: where to register its own cleanup. */
+export interface Cleanup {
+  after(fn: () => Promise<void> | void): void;
+}
+
+/** Whether the first argument of a `start…App` is the test's context (the `build(t)` style). */
+export function isCleanup(value: unknown): value is Cleanup {
+  return typeof (value as Cleanup | undefined)?.after === 'function';
+}
+
 /**
  * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
  * PostgreSQL run), else PGlite; either way a migrated database of this test file's own, shared
- * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel).
+ * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel). Given the test's
+ * context first (`startTestApp(t, { … })`), the app closes itself when the test ends, passed or
+ * failed; without it, the caller closes it (a test of restarts, an app shared by a `describe`).
  */
+export async function startTestApp(cleanup: Cleanup, options?: TestAppOptions): Promise<TestApp>;
+export async function startTestApp(options?: TestAppOptions): Promise<TestApp>;
 export async function startTestApp(
-  options: {
-    hotels: HotelDef[];
-    env?: Record<string, string>;
-    payments?: PaymentProvider;
-    /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
-    wrapDb?: (db: Database) => Database;
-  } = { hotels: [] },
+  first?: Cleanup | TestAppOptions,
+  second?: TestAppOptions,
 ): Promise<TestApp> {
+  if (isCleanup(first)) {
+    const app = await startTestApp(second);
+    first.after(() => app.close());
+    return app;
+  }
+  const options = first ?? { hotels: [] };
   const databaseUrl = await testDatabaseUrl();
   const env: Record<string, string> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
