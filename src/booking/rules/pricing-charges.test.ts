@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addDays } from '../../calendar/dates.ts';
-import { assertConsistent, eur, hotel, ratePlan, stay } from './pricing.fixtures.ts';
+import { ratePlan } from '../../catalog/catalog.fixtures.ts';
+import { assertConsistent, eur, hotel, stay } from './pricing.fixtures.ts';
 import { priceStay, sellsRoomType } from './pricing.ts';
 import { includedTaxAmount } from './tax-amount.ts';
 
