@@ -44,14 +44,19 @@ async function main() {
   /** Responses not yet finished: those still being worked on when shutdown starts. */
   const inFlight = new Set<ServerResponse>();
   let drain: ConnectionDrain | undefined;
-  const stop = async (signal: string) => {
+  /**
+   * The one way the service ends once it has started (a signal: exit 0; a failed listen: exit 1):
+   * stop listening, let in-flight requests finish, stop the workers and drain the database pool
+   * (`runtime.close()`), then exit, or exit 1 if that takes longer than 25 s or fails.
+   */
+  const shutDown = async (reason: string, code: number) => {
     if (!runtime) {
-      pendingSignal ??= signal;
+      pendingSignal ??= reason;
       return;
     }
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
+    logger.info({ reason, inFlight: inFlight.size }, 'shutting down: finishing in-flight requests');
     // A keep-alive connection busy when shutdown starts (a load balancer's) would stay open after
     // its response and hold the process until the force timeout.
     for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
@@ -63,15 +68,15 @@ async function main() {
     }, 25_000);
     force.unref();
     try {
-      // Stops listening, lets in-flight requests finish, then drains the database pool.
       await runtime.close();
       logger.info('stopped');
-      process.exit(0);
+      process.exit(code);
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     }
   };
+  const stop = (signal: string) => shutDown(signal, 0);
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
@@ -96,8 +101,7 @@ async function main() {
     address = await runtime.app.listen({ port: config.port, host: config.host });
   } catch (error) {
     logger.fatal({ err: error }, 'could not listen');
-    await runtime.close().catch(() => {});
-    process.exit(1);
+    return shutDown('could not listen', 1);
   }
   logger.info(
     { address, port: (runtime.app.server.address() as { port: number }).port },

@@ -5,27 +5,17 @@
  * With the embedded database, run it only while the service is stopped: one process per data dir,
  * so it refuses while the service holds DATA_DIR.
  */
-import { loadConfig } from '../config.ts';
 import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../infra/db/open-database.ts';
-import { fail } from './fail.ts';
+import { onDatabase } from './command.ts';
 
-try {
-  const config = loadConfig(process.env, { requireEncryptionKey: false, requirePublicBaseUrl: false });
+await onDatabase({ requireEncryptionKey: false, what: 'migration failed' }, async (db, config) => {
   const target = config.databaseUrl
     ? `PostgreSQL ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`
     : `the embedded database in ${config.dataDir}`;
-  const db = await openDatabase(config);
-  try {
-    const applied = await migrate(db);
-    console.log(
-      applied.length > 0
-        ? `applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`
-        : `${target} is up to date`,
-    );
-  } finally {
-    await db.close();
-  }
-} catch (error) {
-  fail(error, 'migration failed');
-}
+  const applied = await migrate(db);
+  console.log(
+    applied.length > 0
+      ? `applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`
+      : `${target} is up to date`,
+  );
+});

@@ -8,66 +8,41 @@
  */
 
 import { CatalogStore } from '../catalog/catalog.service.ts';
-import { loadConfig } from '../config.ts';
-import { askRunningService } from '../infra/control-channel.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
-import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
-import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../infra/db/open-database.ts';
 import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator/key-commands.ts';
 import { operatorKeyHasher } from '../operator-access/key-secret.ts';
-import { fail } from './fail.ts';
+import { onDatabase, reply } from './command.ts';
 
 const args = process.argv.slice(2);
-const reply = (r: { code: number; stdout: string; stderr: string }) => {
-  process.stdout.write(r.stdout);
-  process.stderr.write(r.stderr);
-  process.exitCode = r.code;
-};
-
-try {
-  const parsed = parseOperatorKeyArgs(args);
-  if ('code' in parsed) {
-    reply(parsed);
-  } else {
-    const config = loadConfig(process.env, { requirePublicBaseUrl: false });
-    let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
-    try {
-      db = await openDatabase(config);
-    } catch (error) {
-      if (!(error instanceof DataDirLockedError)) throw error;
-      const answered = await askRunningService(config.dataDir, 'operator-key', args);
-      if (answered) {
-        reply(answered);
-      } else {
-        console.error(
-          `${error.message}\nThe service there does not answer on ${config.dataDir}/control.sock; while it runs, ` +
-            'keys are also made over HTTP with a key holding keys:write: POST /api/v1/operator/keys (README, "Operator API").',
-        );
-        process.exitCode = error.exitCode;
-      }
-    }
-    if (db) {
-      try {
-        await migrate(db);
-        const catalog = new CatalogStore(db);
-        await catalog.refresh();
-        reply(
-          await runOperatorKeyCommand(
-            {
-              db,
-              hash: operatorKeyHasher(await resolveEncryptionKey(config)),
-              knownHotel: (id) => catalog.get(id) !== undefined,
-              now: () => new Date(),
-            },
-            args,
-          ),
-        );
-      } finally {
-        await db.close();
-      }
-    }
-  }
-} catch (error) {
-  fail(error);
+const parsed = parseOperatorKeyArgs(args);
+if ('code' in parsed) {
+  reply(parsed);
+} else {
+  await onDatabase(
+    {
+      migrate: true,
+      askService: {
+        command: 'operator-key',
+        args,
+        hint:
+          '; while it runs, keys are also made over HTTP with a key holding keys:write: ' +
+          'POST /api/v1/operator/keys (README, "Operator API").',
+      },
+    },
+    async (db, config) => {
+      const catalog = new CatalogStore(db);
+      await catalog.refresh();
+      reply(
+        await runOperatorKeyCommand(
+          {
+            db,
+            hash: operatorKeyHasher(await resolveEncryptionKey(config)),
+            knownHotel: (id) => catalog.get(id) !== undefined,
+            now: () => new Date(),
+          },
+          args,
+        ),
+      );
+    },
+  );
 }

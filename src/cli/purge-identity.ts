@@ -5,23 +5,11 @@
  * so it refuses while the service holds DATA_DIR.
  */
 import { purgeIdentityData } from '../checkin/commands/purge-identity-data.ts';
-import { loadConfig } from '../config.ts';
-import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../infra/db/open-database.ts';
-import { fail } from './fail.ts';
+import { onDatabase } from './command.ts';
 
-try {
-  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
-  const db = await openDatabase(config);
-  try {
-    await migrate(db);
-    const purged = await purgeIdentityData(db, new Date(), config.identityRetentionDays);
-    console.log(
-      `purged identity data of ${purged} check-in session(s) (retention ${config.identityRetentionDays} days)`,
-    );
-  } finally {
-    await db.close();
-  }
-} catch (error) {
-  fail(error);
-}
+await onDatabase({ migrate: true }, async (db, config) => {
+  const purged = await purgeIdentityData(db, new Date(), config.identityRetentionDays);
+  console.log(
+    `purged identity data of ${purged} check-in session(s) (retention ${config.identityRetentionDays} days)`,
+  );
+});

@@ -4,34 +4,22 @@
  * services pick the new key up within a minute. With the embedded database, run it only while the
  * service is stopped: one process per data dir, so it refuses while the service holds DATA_DIR.
  */
-import { loadConfig } from '../config.ts';
 import { systemClock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
-import { migrate } from '../infra/db/migrate.ts';
-import { openDatabase } from '../infra/db/open-database.ts';
 import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
-import { fail } from './fail.ts';
+import { onDatabase } from './command.ts';
 
-try {
-  const config = loadConfig(process.env, { requirePublicBaseUrl: false });
-  const db = await openDatabase(config);
-  try {
-    await migrate(db);
-    const dataKey = await resolveEncryptionKey(config);
-    const store = await SigningKeyStore.open({
-      db,
-      encryptor: createEncryptor(dataKey),
-      clock: systemClock,
-      keyring: keyringOf(dataKey),
-    });
-    const { kid, retired } = await store.rotate();
-    console.log(
-      `new signing key ${kid}; retired ${retired.join(', ') || 'none'} (published until their signatures expire)`,
-    );
-  } finally {
-    await db.close();
-  }
-} catch (error) {
-  fail(error);
-}
+await onDatabase({ migrate: true }, async (db, config) => {
+  const dataKey = await resolveEncryptionKey(config);
+  const store = await SigningKeyStore.open({
+    db,
+    encryptor: createEncryptor(dataKey),
+    clock: systemClock,
+    keyring: keyringOf(dataKey),
+  });
+  const { kid, retired } = await store.rotate();
+  console.log(
+    `new signing key ${kid}; retired ${retired.join(', ') || 'none'} (published until their signatures expire)`,
+  );
+});

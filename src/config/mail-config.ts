@@ -9,12 +9,8 @@ export function hostOf(url: string): string {
   }
 }
 
-/** The mail settings' own rules (API.md 10): one line per bad value, naming the variable. */
-export function mailProblems(config: {
-  smtpUrl: string | null;
-  mailFrom: string;
-  checkinInviteTime: string;
-}): string[] {
+/** The mail settings' rules beyond the schema's (API.md 10): the URL's scheme, the default sender's shape. */
+export function mailProblems(config: { smtpUrl: string | null; mailFrom: string }): string[] {
   const problems: string[] = [];
   if (config.smtpUrl !== null) {
     let protocol = '';
@@ -29,9 +25,6 @@ export function mailProblems(config: {
   }
   if (!/^[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/.test(config.mailFrom)) {
     problems.push('MAIL_FROM must be an address, e.g. "Harbour View <stay@harbour.example>"');
-  }
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(config.checkinInviteTime)) {
-    problems.push(`CHECKIN_INVITE_TIME must be a time HH:MM (got "${config.checkinInviteTime}")`);
   }
   return problems;
 }

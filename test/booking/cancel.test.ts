@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { prepaidPlan, ROOM_TYPES } from '../../src/catalog/catalog.fixtures.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 import {
@@ -26,22 +27,8 @@ function hotel(): HotelDef {
   const base = makeHotel();
   return {
     ...base,
-    roomTypes: [
-      { id: 'double', name: 'Double Room', count: 1, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-      { id: 'suite', name: 'Suite', count: 2, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
-    ],
-    ratePlans: [
-      ...base.ratePlans,
-      {
-        id: 'prepaid',
-        name: 'Pay now, flexible',
-        refundable: true,
-        prepayment: 'full',
-        freeCancellationDays: 2,
-        penaltyNights: 1,
-        prices: { double: { base: 11000, includedAdults: 2 } },
-      },
-    ],
+    roomTypes: [{ ...ROOM_TYPES.double, count: 1 }, { ...ROOM_TYPES.suite }],
+    ratePlans: [...base.ratePlans, prepaidPlan({ prices: { double: { base: 11000, includedAdults: 2 } } })],
   };
 }
 

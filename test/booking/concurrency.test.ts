@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { prepaidPlan, ROOM_TYPES } from '../../src/catalog/catalog.fixtures.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 import {
@@ -27,19 +28,9 @@ import {
 
 const withDoubles = (count: number): HotelDef => {
   const hotel = makeHotel({
-    roomTypes: [
-      { id: 'double', name: 'Double Room', count, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-      { id: 'suite', name: 'Suite', count: 2, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
-    ],
+    roomTypes: [{ ...ROOM_TYPES.double, count }, { ...ROOM_TYPES.suite }],
   });
-  const prepaid = {
-    id: 'prepaid',
-    name: 'Pay now, flexible',
-    refundable: true,
-    prepayment: 'full' as const,
-    freeCancellationDays: 2,
-    prices: { double: { base: 11000 } },
-  };
+  const prepaid = prepaidPlan({ prices: { double: { base: 11000 } } });
   return { ...hotel, ratePlans: [...hotel.ratePlans, prepaid] };
 };
 

@@ -146,6 +146,62 @@ export async function book(
   return { reservation, token: accessToken, etag: String(res.headers.etag) };
 }
 
+/** What a stay booked by `bookStay` may vary; unset fields take the caller's `defaults`. */
+export interface StayOptions {
+  fromToday?: number;
+  nights?: number;
+  adults?: number;
+  children?: number[];
+  rooms?: number;
+  roomTypeId?: string;
+  ratePlanId?: string;
+  guest?: object;
+  payment?: object;
+}
+
+/** A reservation booked through the public API: its code, access token, body, ETag and dates. */
+export interface BookedStay {
+  code: string;
+  token: string;
+  reservation: Json;
+  etag: string;
+  checkIn: string;
+  checkOut: string;
+}
+
+/**
+ * The one way tests book a stay through the public API (quote, then reservation), in the hotel's
+ * time zone when given its definition. Each group of tests names its usual stay in `defaults`
+ * (CHECKIN_STAY, OPERATOR_STAY) instead of keeping a helper of its own; a non-refundable plan is
+ * paid with the test provider's card unless `payment` says otherwise.
+ */
+export async function bookStay(
+  t: TestApp,
+  hotel: HotelDef | string,
+  options: StayOptions,
+  defaults: Required<Pick<StayOptions, 'fromToday' | 'nights' | 'adults'>> & StayOptions,
+): Promise<BookedStay> {
+  const o = { ...defaults, ...options };
+  const hotelId = typeof hotel === 'string' ? hotel : hotel.id;
+  const dates = stay(t, o.fromToday, o.nights, typeof hotel === 'string' ? undefined : hotel.timezone);
+  const ratePlanId = o.ratePlanId ?? 'flex';
+  const payment = o.payment ?? (ratePlanId === 'nonref' ? { token: 'tok_visa' } : undefined);
+  const { reservation, token, etag } = await book(
+    t,
+    {
+      hotelId,
+      ...dates,
+      adults: o.adults,
+      ...(o.children ? { children: o.children } : {}),
+      ...(o.rooms ? { rooms: o.rooms } : {}),
+      roomTypeId: o.roomTypeId ?? 'double',
+      ratePlanId,
+    },
+    { ...(o.guest ? { guest: o.guest } : {}), ...(payment ? { payment } : {}) },
+  );
+  return { code: reservation.id, token, reservation, etag, ...dates };
+}
+
 // ---------------------------------------------------------------- assertions
 
 /** Asserts an RFC 9457 problem with the contract's fields; returns its body. */

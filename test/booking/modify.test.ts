@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { prepaidPlan } from '../../src/catalog/catalog.fixtures.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 import {
@@ -32,18 +33,12 @@ type RatePlanDef = HotelDef['ratePlans'][number];
 /** The test hotel plus a refundable prepaid plan, so prepaid stays can be changed. */
 function hotel(overrides: Partial<HotelDef> = {}): HotelDef {
   const base = makeHotel(overrides);
-  const prepaid: RatePlanDef = {
-    id: 'prepaid',
-    name: 'Pay now, flexible',
-    refundable: true,
-    prepayment: 'full',
-    freeCancellationDays: 2,
-    penaltyNights: 1,
+  const prepaid: RatePlanDef = prepaidPlan({
     prices: {
       double: { base: 11000, includedAdults: 2, extraAdult: 3000, child: 1500 },
       suite: { base: 28000, includedAdults: 2, extraAdult: 4000, child: 2000 },
     },
-  };
+  });
   return { ...base, ratePlans: [...base.ratePlans, prepaid], ...overrides };
 }
 

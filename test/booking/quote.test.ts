@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ratePlan } from '../../src/catalog/catalog.fixtures.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 import {
@@ -22,16 +23,7 @@ import {
 
 type RatePlanDef = HotelDef['ratePlans'][number];
 
-const flex = (overrides: Partial<RatePlanDef> = {}): RatePlanDef => ({
-  id: 'flex',
-  name: 'Flexible',
-  refundable: true,
-  prepayment: 'none',
-  freeCancellationDays: 2,
-  penaltyNights: 1,
-  prices: { double: { base: 12000, includedAdults: 2, extraAdult: 3000, child: 1500 } },
-  ...overrides,
-});
+const flex = (overrides: Partial<RatePlanDef> = {}): RatePlanDef => ({ ...ratePlan(), ...overrides });
 
 /** Next year's daylight-saving starts: far enough ahead to be bookable, near enough for the window. */
 const dstYear = new Date().getUTCFullYear() + 1;

@@ -3,25 +3,34 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import type { PaymentProvider } from '../../src/payments/payment-provider.ts';
-import { book, type Json, stay } from '../booking/helpers.ts';
+import {
+  type BookedStay,
+  bookStay as bookStayWith,
+  type Json,
+  type StayOptions,
+} from '../booking/helpers.ts';
 
 export { wallTimeUtc } from '../booking/helpers.ts';
 
-import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { type Cleanup, isCleanup, makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** Shared vocabulary of the check-in HTTP tests. */
 
 export const CHECKIN = '/api/v1/checkin';
 
-/** A test app with one fresh hotel; `hotel` is its definition. */
+interface CheckinAppOptions {
+  hotel?: Partial<HotelDef>;
+  env?: Record<string, string>;
+  payments?: PaymentProvider;
+  wrapDb?: (db: Database) => Database;
+}
+
+/** A test app with one fresh hotel; `hotel` is its definition. Given the test's context first, it closes itself. */
 export async function startCheckinApp(
-  options: {
-    hotel?: Partial<HotelDef>;
-    env?: Record<string, string>;
-    payments?: PaymentProvider;
-    wrapDb?: (db: Database) => Database;
-  } = {},
+  first?: Cleanup | CheckinAppOptions,
+  second: CheckinAppOptions = {},
 ): Promise<{ t: TestApp; hotel: HotelDef }> {
+  const options = isCleanup(first) ? second : (first ?? {});
   const hotel = makeHotel(options.hotel);
   // Load shedding off: the embedded engine runs on the event loop, so start-up (and multi-MiB
   // image bodies) read as event-loop delay; shedding has its own tests.
@@ -32,49 +41,20 @@ export async function startCheckinApp(
     ...(options.payments ? { payments: options.payments } : {}),
     ...(options.wrapDb ? { wrapDb: options.wrapDb } : {}),
   });
+  // Given the test's context, the app closes itself when the test ends (see startTestApp).
+  if (isCleanup(first)) first.after(() => t.close());
   return { t, hotel };
 }
 
-export interface Booked {
-  code: string;
-  token: string;
-  reservation: Json;
-  checkIn: string;
-  checkOut: string;
-}
+/** What the check-in helpers need of a booking (a stay booked otherwise has no ETag). */
+export type Booked = Omit<BookedStay, 'etag'>;
 
-/** Books a stay through the public API (quote, then reservation). */
-export async function bookStay(
-  t: TestApp,
-  hotel: HotelDef,
-  options: {
-    adults?: number;
-    children?: number[];
-    fromToday?: number;
-    nights?: number;
-    ratePlanId?: string;
-    roomTypeId?: string;
-    guest?: object;
-    payment?: object;
-  } = {},
-): Promise<Booked> {
-  const dates = stay(t, options.fromToday ?? 5, options.nights ?? 3, hotel.timezone);
-  const { reservation, token } = await book(
-    t,
-    {
-      hotelId: hotel.id,
-      ...dates,
-      adults: options.adults ?? 1,
-      children: options.children ?? [],
-      roomTypeId: options.roomTypeId ?? 'double',
-      ratePlanId: options.ratePlanId ?? 'flex',
-    },
-    {
-      ...(options.guest ? { guest: options.guest } : {}),
-      ...(options.payment ? { payment: options.payment } : {}),
-    },
-  );
-  return { code: reservation.id, token, reservation, ...dates };
+/** The check-in tests' usual stay: one adult, no children, three nights five days ahead. */
+const CHECKIN_STAY = { fromToday: 5, nights: 3, adults: 1, children: [] };
+
+/** Books a stay through the public API (test/booking/helpers.ts bookStay, the check-in tests' stay). */
+export function bookStay(t: TestApp, hotel: HotelDef, options: StayOptions = {}): Promise<Booked> {
+  return bookStayWith(t, hotel, options, CHECKIN_STAY);
 }
 
 export function openSession(t: TestApp, body: object, headers: Record<string, string> = {}) {

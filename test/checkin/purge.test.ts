@@ -44,69 +44,61 @@ async function waitFor(condition: () => Promise<boolean>, ms = 5000): Promise<vo
 }
 
 describe('identity purge', () => {
-  it('deletes document data IDENTITY_RETENTION_DAYS after check-out; the step shows { purged: true }', async () => {
-    const { t, hotel } = await startCheckinApp({ env: { IDENTITY_RETENTION_DAYS: '30' } });
-    try {
-      const booked = await bookStay(t, hotel, { adults: 2 });
-      const { id } = await openedSession(t, booked);
-      const done = await completeCheckin(t, id, booked, 1);
-      const kept = await identityRow(t, id);
-      assert.ok(kept.secret && kept.attachment && kept.purged_at === null);
+  it('deletes document data IDENTITY_RETENTION_DAYS after check-out; the step shows { purged: true }', async (ctx) => {
+    const { t, hotel } = await startCheckinApp(ctx, { env: { IDENTITY_RETENTION_DAYS: '30' } });
+    const booked = await bookStay(t, hotel, { adults: 2 });
+    const { id } = await openedSession(t, booked);
+    const done = await completeCheckin(t, id, booked, 1);
+    const kept = await identityRow(t, id);
+    assert.ok(kept.secret && kept.attachment && kept.purged_at === null);
 
-      const due = wallTimeUtc(addDays(booked.checkOut, 30), hotel.checkOutTime ?? '11:00', hotel.timezone);
-      moveClockTo(t, due, -60_000);
-      await purgeIdentityData(t.db, t.clock.now(), 30);
-      assert.ok((await identityRow(t, id)).secret, 'not purged a minute early');
+    const due = wallTimeUtc(addDays(booked.checkOut, 30), hotel.checkOutTime ?? '11:00', hotel.timezone);
+    moveClockTo(t, due, -60_000);
+    await purgeIdentityData(t.db, t.clock.now(), 30);
+    assert.ok((await identityRow(t, id)).secret, 'not purged a minute early');
 
-      moveClockTo(t, due, 60_000);
-      assert.ok((await purgeIdentityData(t.db, t.clock.now(), 30)) >= 1);
-      const purged = await identityRow(t, id);
-      assert.equal(purged.status, 'completed');
-      assert.deepEqual(purged.data, { purged: true });
-      assert.equal(purged.secret, null);
-      assert.equal(purged.attachment, null);
-      assert.ok(purged.purged_at);
-      // Nothing of the document is left anywhere in the session's rows.
-      const { rows } = await t.db.query<{ dump: string }>(
-        `SELECT string_agg(st::text, '') AS dump FROM checkin_steps st JOIN checkin_sessions s ON s.id = st.session_id
-         WHERE s.token_hash = sha256($1::bytea)`,
-        [Buffer.from(id)],
-      );
-      assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER), false);
-      assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER.slice(-4)), false);
-      // Running it again purges nothing more.
-      await purgeIdentityData(t.db, t.clock.now(), 30);
-      assert.deepEqual((await identityRow(t, id)).data, { purged: true });
+    moveClockTo(t, due, 60_000);
+    assert.ok((await purgeIdentityData(t.db, t.clock.now(), 30)) >= 1);
+    const purged = await identityRow(t, id);
+    assert.equal(purged.status, 'completed');
+    assert.deepEqual(purged.data, { purged: true });
+    assert.equal(purged.secret, null);
+    assert.equal(purged.attachment, null);
+    assert.ok(purged.purged_at);
+    // Nothing of the document is left anywhere in the session's rows.
+    const { rows } = await t.db.query<{ dump: string }>(
+      `SELECT string_agg(st::text, '') AS dump FROM checkin_steps st JOIN checkin_sessions s ON s.id = st.session_id
+       WHERE s.token_hash = sha256($1::bytea)`,
+      [Buffer.from(id)],
+    );
+    assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER), false);
+    assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER.slice(-4)), false);
+    // Running it again purges nothing more.
+    await purgeIdentityData(t.db, t.clock.now(), 30);
+    assert.deepEqual((await identityRow(t, id)).data, { purged: true });
 
-      // The session is past check-out (410); seen from before its expiry, it shows the purge.
-      moveClockTo(t, done.session.expiresAt, -3600_000);
-      const res = await getSession(t, id);
-      assert.equal(res.statusCode, 200, res.body);
-      const { session, signature } = res.json();
-      assert.equal(statusOf(session, 'identity_document'), 'completed');
-      assert.deepEqual(dataOf(session, 'identity_document'), { purged: true });
-      assert.deepEqual(dataOf(session, 'guest_details'), GUEST_DETAILS);
-      assert.equal(session.status, 'completed');
-      assert.deepEqual((await verifyWithJwks(t, signature)).payload.session, session);
-    } finally {
-      await t.close();
-    }
+    // The session is past check-out (410); seen from before its expiry, it shows the purge.
+    moveClockTo(t, done.session.expiresAt, -3600_000);
+    const res = await getSession(t, id);
+    assert.equal(res.statusCode, 200, res.body);
+    const { session, signature } = res.json();
+    assert.equal(statusOf(session, 'identity_document'), 'completed');
+    assert.deepEqual(dataOf(session, 'identity_document'), { purged: true });
+    assert.deepEqual(dataOf(session, 'guest_details'), GUEST_DETAILS);
+    assert.equal(session.status, 'completed');
+    assert.deepEqual((await verifyWithJwks(t, signature)).payload.session, session);
   });
 
-  it('runs on a schedule inside the service (PURGE_INTERVAL_SECONDS)', async () => {
-    const { t, hotel } = await startCheckinApp({
+  it('runs on a schedule inside the service (PURGE_INTERVAL_SECONDS)', async (ctx) => {
+    const { t, hotel } = await startCheckinApp(ctx, {
       env: { IDENTITY_RETENTION_DAYS: '0', PURGE_INTERVAL_SECONDS: '1' },
     });
-    try {
-      const booked = await bookStay(t, hotel);
-      const { id } = await openedSession(t, booked);
-      await completeCheckin(t, id, booked);
-      assert.ok((await identityRow(t, id)).secret);
-      moveClockTo(t, wallTimeUtc(booked.checkOut, hotel.checkOutTime ?? '11:00', hotel.timezone), 1000);
-      await waitFor(async () => (await identityRow(t, id)).secret === null);
-      assert.deepEqual((await identityRow(t, id)).data, { purged: true });
-    } finally {
-      await t.close();
-    }
+    const booked = await bookStay(t, hotel);
+    const { id } = await openedSession(t, booked);
+    await completeCheckin(t, id, booked);
+    assert.ok((await identityRow(t, id)).secret);
+    moveClockTo(t, wallTimeUtc(booked.checkOut, hotel.checkOutTime ?? '11:00', hotel.timezone), 1000);
+    await waitFor(async () => (await identityRow(t, id)).secret === null);
+    assert.deepEqual((await identityRow(t, id)).data, { purged: true });
   });
 });

@@ -40,150 +40,127 @@ async function jwksOf(app: Runtime['app']): Promise<JSONWebKeySet> {
 }
 
 describe('session signatures', () => {
-  it('are compact EdDSA JWS over exactly { iss, sub, iat, exp, session }, verifiable with the JWKS', async () => {
-    const { t, hotel } = await startCheckinApp();
-    try {
-      const booked = await bookStay(t, hotel);
-      const { id, body: opened } = await openedSession(t, booked);
-      const checks = [
-        opened,
-        await stepOk(t, id, 'guest_details', GUEST_DETAILS),
-        (await getSession(t, id)).json(),
-      ];
-      for (const { session, signature } of checks) {
-        assert.match(signature, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-        const { payload, protectedHeader } = await verifyWithJwks(t, signature);
-        assert.equal(protectedHeader.alg, 'EdDSA');
-        assert.equal(protectedHeader.typ, 'JWT');
-        assert.equal(typeof protectedHeader.kid, 'string');
-        assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'iss', 'session', 'sub']);
-        assert.equal(payload.iss, t.config.publicBaseUrl);
-        assert.equal(payload.sub, session.id);
-        assert.equal(payload.exp, Math.floor(Date.parse(session.expiresAt) / 1000));
-        assert.ok(Math.abs((payload.iat as number) - t.clock.now().getTime() / 1000) < 60);
-        assert.deepEqual(payload.session, session);
-      }
-    } finally {
-      await t.close();
+  it('are compact EdDSA JWS over exactly { iss, sub, iat, exp, session }, verifiable with the JWKS', async (ctx) => {
+    const { t, hotel } = await startCheckinApp(ctx);
+    const booked = await bookStay(t, hotel);
+    const { id, body: opened } = await openedSession(t, booked);
+    const checks = [
+      opened,
+      await stepOk(t, id, 'guest_details', GUEST_DETAILS),
+      (await getSession(t, id)).json(),
+    ];
+    for (const { session, signature } of checks) {
+      assert.match(signature, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      const { payload, protectedHeader } = await verifyWithJwks(t, signature);
+      assert.equal(protectedHeader.alg, 'EdDSA');
+      assert.equal(protectedHeader.typ, 'JWT');
+      assert.equal(typeof protectedHeader.kid, 'string');
+      assert.deepEqual(Object.keys(payload).sort(), ['exp', 'iat', 'iss', 'session', 'sub']);
+      assert.equal(payload.iss, t.config.publicBaseUrl);
+      assert.equal(payload.sub, session.id);
+      assert.equal(payload.exp, Math.floor(Date.parse(session.expiresAt) / 1000));
+      assert.ok(Math.abs((payload.iat as number) - t.clock.now().getTime() / 1000) < 60);
+      assert.deepEqual(payload.session, session);
     }
   });
 
-  it('are made once per version of a session: an unchanged session keeps its JWS, a change gets a new one', async () => {
-    const { t, hotel } = await startCheckinApp();
-    try {
-      const booked = await bookStay(t, hotel);
-      const { id } = await openedSession(t, booked);
-      const first = (await getSession(t, id)).json();
-      t.clock.advance(90_000);
-      const second = (await getSession(t, id)).json();
-      assert.equal(second.signature, first.signature);
-      // `iat` is the time of the version signed: the session's last change.
-      const { payload } = await verifyWithJwks(t, second.signature);
-      assert.equal(payload.iat, Math.floor(Date.parse(first.session.updatedAt) / 1000));
+  it('are made once per version of a session: an unchanged session keeps its JWS, a change gets a new one', async (ctx) => {
+    const { t, hotel } = await startCheckinApp(ctx);
+    const booked = await bookStay(t, hotel);
+    const { id } = await openedSession(t, booked);
+    const first = (await getSession(t, id)).json();
+    t.clock.advance(90_000);
+    const second = (await getSession(t, id)).json();
+    assert.equal(second.signature, first.signature);
+    // `iat` is the time of the version signed: the session's last change.
+    const { payload } = await verifyWithJwks(t, second.signature);
+    assert.equal(payload.iat, Math.floor(Date.parse(first.session.updatedAt) / 1000));
 
-      const stepped = await stepOk(t, id, 'guest_details', GUEST_DETAILS);
-      assert.notEqual(stepped.signature, first.signature);
-      await verifyWithJwks(t, stepped.signature);
-      const after = (await getSession(t, id)).json();
-      assert.equal(after.signature, stepped.signature);
-      assert.deepEqual(after.session, stepped.session);
-    } finally {
-      await t.close();
-    }
+    const stepped = await stepOk(t, id, 'guest_details', GUEST_DETAILS);
+    assert.notEqual(stepped.signature, first.signature);
+    await verifyWithJwks(t, stepped.signature);
+    const after = (await getSession(t, id)).json();
+    assert.equal(after.signature, stepped.signature);
+    assert.deepEqual(after.session, stepped.session);
   });
 
-  it('are never answered from the cache with a key that is no longer current', async () => {
-    const { t } = await startCheckinApp();
-    try {
-      assert.ok(t.config.dataEncryptionKey);
-      const keys = await SigningKeyStore.open({
-        db: t.db,
-        encryptor: createEncryptor(t.config.dataEncryptionKey),
-        clock: t.clock,
-        keyring: keyringOf(t.config.dataEncryptionKey),
-      });
-      const payload = {
-        iss: 'test',
-        sub: 'cks_x',
-        iat: 1,
-        exp: Math.floor(t.clock.now().getTime() / 1000) + 600,
-      };
-      const before = await keys.signOnce('session:1', payload);
-      assert.equal(await keys.signOnce('session:1', payload), before);
-      assert.notEqual(await keys.signOnce('session:1', { ...payload, iat: 2 }), before);
-      const { kid } = await keys.rotate();
-      const rotated = await keys.signOnce('session:1', payload);
-      assert.equal(decodeProtectedHeader(rotated).kid, kid);
-      assert.notEqual(decodeProtectedHeader(before).kid, kid);
-    } finally {
-      await t.close();
-    }
+  it('are never answered from the cache with a key that is no longer current', async (ctx) => {
+    const { t } = await startCheckinApp(ctx);
+    assert.ok(t.config.dataEncryptionKey);
+    const keys = await SigningKeyStore.open({
+      db: t.db,
+      encryptor: createEncryptor(t.config.dataEncryptionKey),
+      clock: t.clock,
+      keyring: keyringOf(t.config.dataEncryptionKey),
+    });
+    const payload = {
+      iss: 'test',
+      sub: 'cks_x',
+      iat: 1,
+      exp: Math.floor(t.clock.now().getTime() / 1000) + 600,
+    };
+    const before = await keys.signOnce('session:1', payload);
+    assert.equal(await keys.signOnce('session:1', payload), before);
+    assert.notEqual(await keys.signOnce('session:1', { ...payload, iat: 2 }), before);
+    const { kid } = await keys.rotate();
+    const rotated = await keys.signOnce('session:1', payload);
+    assert.equal(decodeProtectedHeader(rotated).kid, kid);
+    assert.notEqual(decodeProtectedHeader(before).kid, kid);
   });
 
-  it('publish public keys only, cacheable', async () => {
-    const { t } = await startCheckinApp();
-    try {
-      const res = await t.inject({ method: 'GET', url: '/.well-known/jwks.json' });
-      assert.equal(res.statusCode, 200);
-      assert.match(String(res.headers['content-type']), /^application\/json/);
-      assert.match(String(res.headers['cache-control']), /max-age=\d+/);
-      const jwks = res.json();
-      assert.ok(jwks.keys.length >= 1);
-      for (const key of jwks.keys) {
-        assert.deepEqual(Object.keys(key).sort(), ['alg', 'crv', 'kid', 'kty', 'use', 'x']);
-        assert.equal(key.kty, 'OKP');
-        assert.equal(key.crv, 'Ed25519');
-        assert.equal(key.alg, 'EdDSA');
-        assert.equal(key.use, 'sig');
-        assert.equal(Buffer.from(key.x, 'base64url').length, 32);
-      }
-      const etag = String(res.headers.etag);
-      const cached = await t.inject({
-        method: 'GET',
-        url: '/.well-known/jwks.json',
-        headers: { 'if-none-match': etag },
-      });
-      assert.equal(cached.statusCode, 304);
-      assert.equal(cached.body, '');
-    } finally {
-      await t.close();
+  it('publish public keys only, cacheable', async (ctx) => {
+    const { t } = await startCheckinApp(ctx);
+    const res = await t.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.match(String(res.headers['cache-control']), /max-age=\d+/);
+    const jwks = res.json();
+    assert.ok(jwks.keys.length >= 1);
+    for (const key of jwks.keys) {
+      assert.deepEqual(Object.keys(key).sort(), ['alg', 'crv', 'kid', 'kty', 'use', 'x']);
+      assert.equal(key.kty, 'OKP');
+      assert.equal(key.crv, 'Ed25519');
+      assert.equal(key.alg, 'EdDSA');
+      assert.equal(key.use, 'sig');
+      assert.equal(Buffer.from(key.x, 'base64url').length, 32);
     }
+    const etag = String(res.headers.etag);
+    const cached = await t.inject({
+      method: 'GET',
+      url: '/.well-known/jwks.json',
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(cached.statusCode, 304);
+    assert.equal(cached.body, '');
   });
 
-  it('fail verification when the payload or the header is tampered with', async () => {
-    const { t, hotel } = await startCheckinApp();
-    try {
-      const booked = await bookStay(t, hotel);
-      const { body } = await openedSession(t, booked);
-      const jwks = await fetchJwks(t);
-      await verifyWithJwks(t, body.signature, jwks);
-      const [header, payload, sig] = body.signature.split('.');
+  it('fail verification when the payload or the header is tampered with', async (ctx) => {
+    const { t, hotel } = await startCheckinApp(ctx);
+    const booked = await bookStay(t, hotel);
+    const { body } = await openedSession(t, booked);
+    const jwks = await fetchJwks(t);
+    await verifyWithJwks(t, body.signature, jwks);
+    const [header, payload, sig] = body.signature.split('.');
 
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-      claims.session.reservation.balanceDue.amount = 0;
-      await assert.rejects(verifyWithJwks(t, `${header}.${b64(claims)}.${sig}`, jwks), {
-        code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-      });
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    claims.session.reservation.balanceDue.amount = 0;
+    await assert.rejects(verifyWithJwks(t, `${header}.${b64(claims)}.${sig}`, jwks), {
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
 
-      const decoded = decodeProtectedHeader(body.signature);
-      await assert.rejects(
-        verifyWithJwks(t, `${b64({ ...decoded, typ: 'at+jwt' })}.${payload}.${sig}`, jwks),
-        {
-          code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-        },
-      );
-      await assert.rejects(
-        verifyWithJwks(t, `${b64({ ...decoded, kid: 'someone-else' })}.${payload}.${sig}`, jwks),
-        {
-          code: 'ERR_JWKS_NO_MATCHING_KEY',
-        },
-      );
-      await assert.rejects(verifyWithJwks(t, `${b64({ ...decoded, alg: 'none' })}.${payload}.`, jwks));
-      // A truncated signature does not verify either.
-      await assert.rejects(verifyWithJwks(t, `${header}.${payload}.${sig.slice(0, -4)}`, jwks));
-    } finally {
-      await t.close();
-    }
+    const decoded = decodeProtectedHeader(body.signature);
+    await assert.rejects(verifyWithJwks(t, `${b64({ ...decoded, typ: 'at+jwt' })}.${payload}.${sig}`, jwks), {
+      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    });
+    await assert.rejects(
+      verifyWithJwks(t, `${b64({ ...decoded, kid: 'someone-else' })}.${payload}.${sig}`, jwks),
+      {
+        code: 'ERR_JWKS_NO_MATCHING_KEY',
+      },
+    );
+    await assert.rejects(verifyWithJwks(t, `${b64({ ...decoded, alg: 'none' })}.${payload}.`, jwks));
+    // A truncated signature does not verify either.
+    await assert.rejects(verifyWithJwks(t, `${header}.${payload}.${sig.slice(0, -4)}`, jwks));
   });
 
   it('survive a restart: the key is kept in the database and the old signature still verifies', async () => {

@@ -206,19 +206,15 @@ describe('CORS on the operator API (only the origins in CORS_ORIGINS)', () => {
     }
   });
 
-  it('reads CORS_ORIGINS from the environment into the same policy', async () => {
-    const t = await startTestApp({
+  it('reads CORS_ORIGINS from the environment into the same policy', async (ctx) => {
+    const t = await startTestApp(ctx, {
       hotels: [makeHotel()],
       env: { CORS_ORIGINS: `${FRONT_DESK}, https://other.example`, LOG_LEVEL: 'silent' },
     });
-    try {
-      const res = await preflight((o) => t.inject(o as never), '/api/v1/operator/hotels', FRONT_DESK, 'GET');
-      assert.equal(res.statusCode, 204);
-      assert.equal(res.headers['access-control-allow-origin'], FRONT_DESK);
-      const publicRes = await preflight((o) => t.inject(o as never), SEARCH, 'https://anyone.example');
-      assert.equal(publicRes.headers['access-control-allow-origin'], '*', 'the public policy is unchanged');
-    } finally {
-      await t.close();
-    }
+    const res = await preflight((o) => t.inject(o as never), '/api/v1/operator/hotels', FRONT_DESK, 'GET');
+    assert.equal(res.statusCode, 204);
+    assert.equal(res.headers['access-control-allow-origin'], FRONT_DESK);
+    const publicRes = await preflight((o) => t.inject(o as never), SEARCH, 'https://anyone.example');
+    assert.equal(publicRes.headers['access-control-allow-origin'], '*', 'the public policy is unchanged');
   });
 });

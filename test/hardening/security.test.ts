@@ -195,76 +195,68 @@ describe('load shedding', () => {
     }
   });
 
-  it('answers 503 service_unavailable with Retry-After while the event loop lags, sample after sample', async () => {
-    const t = await startTestApp({
+  it('answers 503 service_unavailable with Retry-After while the event loop lags, sample after sample', async (ctx) => {
+    const t = await startTestApp(ctx, {
       hotels: [makeHotel()],
       env: { LOG_LEVEL: 'silent', LOAD_SHED_MAX_EVENT_LOOP_DELAY_MS: '20' },
     });
-    try {
-      await t.app.ready();
-      assert.equal(t.app.loadStatus().overloaded, false, 'starting up is not overload');
-      assert.notEqual((await t.inject({ method: 'POST', url: SEARCH, payload: {} })).statusCode, 503);
-      // Keep the loop late in slices until the sampler has seen it late twice in a row (bounded).
-      for (let i = 0; i < 100 && !t.app.loadStatus().overloaded; i++) {
-        const until = Date.now() + 150;
-        while (Date.now() < until) {}
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      assert.ok(t.app.loadStatus().overloaded, 'the sampler saw the lag');
-      const shed = await t.inject({ method: 'POST', url: SEARCH, payload: {} });
-      assert.equal(shed.statusCode, 503);
-      assert.match(String(shed.headers['content-type']), /^application\/problem\+json/);
-      assert.equal(shed.json().code, 'service_unavailable');
-      assert.ok(Number(shed.headers['retry-after']) > 0);
-      assert.equal(
-        (await t.inject({ method: 'GET', url: '/healthz' })).statusCode,
-        200,
-        'liveness is never shed',
-      );
-    } finally {
-      await t.close();
+    await t.app.ready();
+    assert.equal(t.app.loadStatus().overloaded, false, 'starting up is not overload');
+    assert.notEqual((await t.inject({ method: 'POST', url: SEARCH, payload: {} })).statusCode, 503);
+    // Keep the loop late in slices until the sampler has seen it late twice in a row (bounded).
+    for (let i = 0; i < 100 && !t.app.loadStatus().overloaded; i++) {
+      const until = Date.now() + 150;
+      while (Date.now() < until) {}
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    assert.ok(t.app.loadStatus().overloaded, 'the sampler saw the lag');
+    const shed = await t.inject({ method: 'POST', url: SEARCH, payload: {} });
+    assert.equal(shed.statusCode, 503);
+    assert.match(String(shed.headers['content-type']), /^application\/problem\+json/);
+    assert.equal(shed.json().code, 'service_unavailable');
+    assert.ok(Number(shed.headers['retry-after']) > 0);
+    assert.equal(
+      (await t.inject({ method: 'GET', url: '/healthz' })).statusCode,
+      200,
+      'liveness is never shed',
+    );
   });
 
-  it('serves a burst the database drains quickly, with the default settings, instead of shedding it', async () => {
+  it('serves a burst the database drains quickly, with the default settings, instead of shedding it', async (ctx) => {
     // 10 connections; the old rule shed at 100 requests waiting for one, whatever the wait.
-    const t = await startTestApp({
+    const t = await startTestApp(ctx, {
       hotels: [burstHotel],
       env: { LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', LOAD_SHED_MAX_WAIT_MS: '', DB_POOL_SIZE: '10' },
     });
-    try {
-      const quote = (i: number) =>
-        t.inject({
-          method: 'POST',
-          url: '/api/v1/booking/quote',
-          payload: {
-            hotelId: burstHotel.id,
-            roomTypeId: 'double',
-            ratePlanId: 'flex',
-            checkIn: daysFromNow(10 + (i % 30)),
-            checkOut: daysFromNow(12 + (i % 30)),
-            adults: 2,
-          },
-        });
-      const warm = await quote(0);
-      assert.equal(warm.statusCode, 201, warm.body);
-      // A first wave fills the pool's queue; the second arrives while 100 or more are waiting.
-      const first = Array.from({ length: 200 }, (_, i) => quote(i));
-      if (t.db.kind === 'postgres') {
-        let waiting = 0;
-        for (let i = 0; i < 100_000 && waiting < 100; i++) {
-          await new Promise((resolve) => setImmediate(resolve));
-          waiting = t.db.poolStats().waiting;
-        }
-        assert.ok(waiting >= 100, `the queue reached ${waiting}`);
+    const quote = (i: number) =>
+      t.inject({
+        method: 'POST',
+        url: '/api/v1/booking/quote',
+        payload: {
+          hotelId: burstHotel.id,
+          roomTypeId: 'double',
+          ratePlanId: 'flex',
+          checkIn: daysFromNow(10 + (i % 30)),
+          checkOut: daysFromNow(12 + (i % 30)),
+          adults: 2,
+        },
+      });
+    const warm = await quote(0);
+    assert.equal(warm.statusCode, 201, warm.body);
+    // A first wave fills the pool's queue; the second arrives while 100 or more are waiting.
+    const first = Array.from({ length: 200 }, (_, i) => quote(i));
+    if (t.db.kind === 'postgres') {
+      let waiting = 0;
+      for (let i = 0; i < 100_000 && waiting < 100; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        waiting = t.db.poolStats().waiting;
       }
-      const second = Array.from({ length: 100 }, (_, i) => quote(200 + i));
-      const statuses = (await Promise.all([...first, ...second])).map((r) => r.statusCode);
-      const counts: Record<number, number> = {};
-      for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-      assert.deepEqual(counts, { 201: 300 });
-    } finally {
-      await t.close();
+      assert.ok(waiting >= 100, `the queue reached ${waiting}`);
     }
+    const second = Array.from({ length: 100 }, (_, i) => quote(200 + i));
+    const statuses = (await Promise.all([...first, ...second])).map((r) => r.statusCode);
+    const counts: Record<number, number> = {};
+    for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+    assert.deepEqual(counts, { 201: 300 });
   });
 });

@@ -2,6 +2,7 @@
  * The real service as a child process, for tests that need one (start-up, crashes, several
  * processes): spawn it, wait for its `listening on` log line, talk JSON over real HTTP, run a CLI.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { nodeScript } from './node-command.ts';
@@ -128,4 +129,30 @@ export async function http<T = Json>(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Books a stay in a running service over real HTTP (quote, then reservation) for a guest Ana Silva
+ * at `email`: one adult, the double room on the flexible plan, `nights` from `fromToday` days ahead.
+ */
+export async function bookOverHttp(
+  service: ServiceProcess,
+  stay: { hotelId: string; email: string; fromToday: number; nights: number },
+): Promise<{ id: string; accessToken: string }> {
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const quote = await http(service.baseUrl, 'POST', '/api/v1/booking/quote', {
+    hotelId: stay.hotelId,
+    checkIn: day(stay.fromToday),
+    checkOut: day(stay.fromToday + stay.nights),
+    adults: 1,
+    roomTypeId: 'double',
+    ratePlanId: 'flex',
+  });
+  assert.equal(quote.status, 201, JSON.stringify(quote.body));
+  const res = await http(service.baseUrl, 'POST', '/api/v1/booking/reservations', {
+    quoteId: quote.body.id,
+    guest: { firstName: 'Ana', lastName: 'Silva', email: stay.email },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { testHotel } from '../../src/catalog/catalog.fixtures.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -40,20 +41,43 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  hotels: HotelDef[];
+  env?: Record<string, string>;
+  payments?: PaymentProvider;
+  /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
+  wrapDb?: (db: Database) => Database;
+}
+
+/** What of node's test context a test app needs: where to register its own cleanup. */
+export interface Cleanup {
+  after(fn: () => Promise<void> | void): void;
+}
+
+/** Whether the first argument of a `start…App` is the test's context (the `build(t)` style). */
+export function isCleanup(value: unknown): value is Cleanup {
+  return typeof (value as Cleanup | undefined)?.after === 'function';
+}
+
 /**
  * Builds the real app on a real engine: PostgreSQL when DATABASE_URL is set (the suite's
  * PostgreSQL run), else PGlite; either way a migrated database of this test file's own, shared
- * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel).
+ * by its apps (see test-database.ts). Hotels come from `hotels` (use makeHotel). Given the test's
+ * context first (`startTestApp(t, { … })`), the app closes itself when the test ends, passed or
+ * failed; without it, the caller closes it (a test of restarts, an app shared by a `describe`).
  */
+export async function startTestApp(cleanup: Cleanup, options?: TestAppOptions): Promise<TestApp>;
+export async function startTestApp(options?: TestAppOptions): Promise<TestApp>;
 export async function startTestApp(
-  options: {
-    hotels: HotelDef[];
-    env?: Record<string, string>;
-    payments?: PaymentProvider;
-    /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
-    wrapDb?: (db: Database) => Database;
-  } = { hotels: [] },
+  first?: Cleanup | TestAppOptions,
+  second?: TestAppOptions,
 ): Promise<TestApp> {
+  if (isCleanup(first)) {
+    const app = await startTestApp(second);
+    first.after(() => app.close());
+    return app;
+  }
+  const options = first ?? { hotels: [] };
   const databaseUrl = await testDatabaseUrl();
   const env: Record<string, string> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -128,50 +152,7 @@ export function uniqueId(prefix: string): string {
 
 /** A small, fully specified hotel; override any part. Its id is unique per call. */
 export function makeHotel(overrides: Partial<HotelDef> = {}): HotelDef {
-  return {
-    id: uniqueId('hotel'),
-    name: 'Test Hotel',
-    timezone: 'Europe/Lisbon',
-    currency: 'EUR',
-    checkInTime: '15:00',
-    checkOutTime: '11:00',
-    maxDaysBeforeArrival: 500,
-    roomTypes: [
-      { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-      { id: 'suite', name: 'Suite', count: 2, maxAdults: 4, maxChildren: 2, maxOccupancy: 5 },
-    ],
-    ratePlans: [
-      {
-        id: 'flex',
-        name: 'Flexible',
-        refundable: true,
-        prepayment: 'none',
-        freeCancellationDays: 2,
-        penaltyNights: 1,
-        prices: {
-          double: { base: 12000, includedAdults: 2, extraAdult: 3000, child: 1500 },
-          suite: { base: 30000, includedAdults: 2, extraAdult: 4000, child: 2000 },
-        },
-      },
-      {
-        id: 'nonref',
-        name: 'Non-refundable',
-        refundable: false,
-        prepayment: 'full',
-        prices: { double: { base: 10800, includedAdults: 2, extraAdult: 3000, child: 1500 } },
-      },
-    ],
-    services: [
-      { id: 'breakfast', name: 'Breakfast', pricing: 'per_guest_per_night', amount: 1500 },
-      { id: 'parking', name: 'Parking', pricing: 'per_night', amount: 2000 },
-    ],
-    taxes: [
-      { code: 'city_tax', name: 'City tax', type: 'per_adult_per_night', amount: 200 },
-      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
-    ],
-    restrictions: [],
-    ...overrides,
-  };
+  return testHotel({ id: uniqueId('hotel'), ...overrides });
 }
 
 /** A hotel-local date `days` from today in Europe/Lisbon-ish terms (UTC date is close enough for ≥2 days). */

@@ -1,35 +1,14 @@
 import assert from 'node:assert/strict';
-import { book, type Json, stay } from '../booking/helpers.ts';
+import { bookStay as bookStayWith, type Json, type StayOptions } from '../booking/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { auth, OPERATOR } from './helpers.ts';
 
-/** A reservation booked through the public API: its code, access token and body. */
-export async function bookStay(
-  t: TestApp,
-  hotelId: string,
-  options: { fromToday?: number; nights?: number; ratePlanId?: string; rooms?: number; adults?: number } = {},
-): Promise<{ code: string; token: string; reservation: Json; etag: string }> {
-  const { checkIn, checkOut } = stay(t, options.fromToday ?? 10, options.nights ?? 2);
-  const ratePlanId = options.ratePlanId ?? 'flex';
-  const booked = await book(
-    t,
-    {
-      hotelId,
-      checkIn,
-      checkOut,
-      adults: options.adults ?? 2,
-      rooms: options.rooms ?? 1,
-      roomTypeId: 'double',
-      ratePlanId,
-    },
-    ratePlanId === 'nonref' ? { payment: { token: 'tok_visa' } } : {},
-  );
-  return {
-    code: booked.reservation.id,
-    token: booked.token,
-    reservation: booked.reservation,
-    etag: booked.etag,
-  };
+/** The operator tests' usual stay: two adults, one room, two nights ten days ahead. */
+const OPERATOR_STAY = { fromToday: 10, nights: 2, adults: 2, rooms: 1 };
+
+/** A reservation booked through the public API (test/booking/helpers.ts bookStay, the operator tests' stay). */
+export function bookStay(t: TestApp, hotelId: string, options: StayOptions = {}) {
+  return bookStayWith(t, hotelId, options, OPERATOR_STAY);
 }
 
 /** An operator request on a reservation: `path` after `/operator/reservations/{code}`. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { prepaidPlan } from '../../src/catalog/catalog.fixtures.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { toStripeAmount } from '../../src/payments/stripe-amounts.ts';
 import {
@@ -20,15 +21,10 @@ import { faultyDatabase } from '../helpers/faults.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
 /** API.md 4 with PAYMENT_PROVIDER=stripe: the SDK against a local server checked against Stripe's OpenAPI. */
-const PREPAID = {
-  id: 'prepaid',
+const PREPAID = prepaidPlan({
   name: 'Prepaid flexible',
-  refundable: true,
-  prepayment: 'full' as const,
-  freeCancellationDays: 2,
-  penaltyNights: 1,
   prices: { double: { base: 10000, includedAdults: 2, extraAdult: 3000, child: 1500 } },
-};
+});
 const hotel = makeHotel();
 hotel.ratePlans.push(PREPAID);
 const yen = makeHotel({ currency: 'JPY', taxes: [] });

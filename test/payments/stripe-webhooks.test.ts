@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { prepaidPlan } from '../../src/catalog/catalog.fixtures.ts';
 import {
   assertProblem,
   book,
@@ -14,15 +15,12 @@ import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
 /** API.md 4: `POST /api/v1/payments/stripe/webhook`, signed by Stripe, each event applied once. */
 const hotel = makeHotel();
-hotel.ratePlans.push({
-  id: 'prepaid',
-  name: 'Prepaid flexible',
-  refundable: true,
-  prepayment: 'full',
-  freeCancellationDays: 2,
-  penaltyNights: 1,
-  prices: { double: { base: 10000, includedAdults: 2, extraAdult: 3000, child: 1500 } },
-});
+hotel.ratePlans.push(
+  prepaidPlan({
+    name: 'Prepaid flexible',
+    prices: { double: { base: 10000, includedAdults: 2, extraAdult: 3000, child: 1500 } },
+  }),
+);
 
 let t: TestApp;
 const stripe = new FakeStripe();

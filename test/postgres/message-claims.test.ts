@@ -6,27 +6,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { http, type ServiceProcess } from '../helpers/service-process.ts';
-import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
+import { bookOverHttp, type ServiceProcess } from '../helpers/service-process.ts';
+import { makeHotel } from '../helpers/test-app.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../messages/smtp-receiver.ts';
 import { DATABASE_URL, eventually, needsPostgres, sqlClient, startService, writeCatalog } from './support.ts';
 
-async function book(service: ServiceProcess, hotelId: string, email: string, fromToday: number) {
-  const quote = await http(service.baseUrl, 'POST', '/api/v1/booking/quote', {
-    hotelId,
-    checkIn: daysFromNow(fromToday),
-    checkOut: daysFromNow(fromToday + 1),
-    adults: 1,
-    roomTypeId: 'double',
-    ratePlanId: 'flex',
-  });
-  assert.equal(quote.status, 201, JSON.stringify(quote.body));
-  const res = await http(service.baseUrl, 'POST', '/api/v1/booking/reservations', {
-    quoteId: quote.body.id,
-    guest: { firstName: 'Ana', lastName: 'Silva', email },
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body as { id: string };
+/** A stay of 1 night booked over HTTP (service-process.ts). */
+function book(service: ServiceProcess, hotelId: string, email: string, fromToday: number) {
+  return bookOverHttp(service, { hotelId, email, fromToday, nights: 1 });
 }
 
 describe('guest messages from two processes (PostgreSQL)', { skip: needsPostgres }, () => {

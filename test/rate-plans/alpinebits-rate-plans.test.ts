@@ -216,19 +216,15 @@ describe('OTA_HotelRatePlanNotif:RatePlans', () => {
     assert.equal(res.json().errors[0].rule, 'stop_sell');
   });
 
-  it('stored plans survive a restart', async () => {
+  it('stored plans survive a restart', async (ctx) => {
     const { checkIn, checkOut } = stay(t, 60, 5);
     assert.match((await notify(sampleMessage(hotel.id, checkIn))).xml, /<Success\/>/);
-    const again = await startTestApp({ hotels: [hotel] });
-    try {
-      const res = await search(again, { hotelId: hotel.id, checkIn, checkOut, adults: 2 });
-      assert.ok(
-        res.json().offers.some((o: Json) => o.ratePlan.id === 'Rate1-4-HB' && o.total.amount === 96000),
-        res.body,
-      );
-    } finally {
-      await again.close();
-    }
+    const again = await startTestApp(ctx, { hotels: [hotel] });
+    const res = await search(again, { hotelId: hotel.id, checkIn, checkOut, adults: 2 });
+    assert.ok(
+      res.json().offers.some((o: Json) => o.ratePlan.id === 'Rate1-4-HB' && o.total.amount === 96000),
+      res.body,
+    );
   });
 
   it('answers errors the schema allows: unknown hotel, unknown room type, DTD, foreign hotel', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { bareHotel } from '../../catalog/catalog.fixtures.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
 import { evaluateStay, type StayRequest } from './availability.ts';
-import { bareHotel } from './hotel.fixtures.ts';
 import { priceStay } from './pricing.ts';
 
 function ratePlan(id: string, prices: RatePlan['prices']): RatePlan {

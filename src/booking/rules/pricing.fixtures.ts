@@ -1,46 +1,33 @@
 import assert from 'node:assert/strict';
-import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
-import { bareHotel } from './hotel.fixtures.ts';
+import {
+  BREAKFAST,
+  bareHotel,
+  nonrefPlan,
+  PARKING,
+  ROOM_TYPES,
+  ratePlan,
+  TAXES,
+} from '../../catalog/catalog.fixtures.ts';
+import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { PriceLine, StayPrice, StayToPrice } from './pricing.ts';
 
-/** The hotel, rate plans and stays the pricing unit tests start from, and their checks. */
-export function ratePlan(overrides: Partial<RatePlan> = {}): RatePlan {
-  return {
-    id: 'flex',
-    name: 'Flexible',
-    refundable: true,
-    prepayment: 'none',
-    freeCancellationDays: 2,
-    penaltyNights: 1,
-    prices: { double: { base: 12000, includedAdults: 2, extraAdult: 3000, child: 1500 } },
-    seasons: [],
-    ...overrides,
-  };
-}
+/** The stays the pricing unit tests price, and their checks (hotels and plans: catalog.fixtures.ts). */
 
 /** The API.md section 6 example hotel, trimmed to what each test needs. */
 export function hotel(overrides: Partial<Hotel> = {}): Hotel {
-  return bareHotel({
-    roomTypes: [
-      { id: 'double', name: 'Double Room', count: 10, maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
-      { id: 'family', name: 'Family Room', count: 4, maxAdults: 4, maxChildren: 3, maxOccupancy: 6 },
-    ],
-    ratePlans: [
-      ratePlan(),
-      ratePlan({ id: 'nonref', name: 'Non-refundable', refundable: false, prepayment: 'full' }),
-    ],
+  // A copy: a test may change its hotel without changing the shared room types, services, taxes.
+  const defaults: Partial<Hotel> = structuredClone({
+    roomTypes: [ROOM_TYPES.double, ROOM_TYPES.family],
+    ratePlans: [ratePlan(), nonrefPlan()],
     services: [
-      { id: 'breakfast', name: 'Breakfast', pricing: 'per_guest_per_night', amount: 1500 },
-      { id: 'parking', name: 'Parking', pricing: 'per_night', amount: 2000 },
-      { id: 'cot', name: 'Baby cot', pricing: 'per_room_per_night', amount: 500 },
-      { id: 'late-checkout', name: 'Late check-out', pricing: 'per_stay', amount: 3000 },
+      BREAKFAST,
+      PARKING,
+      { id: 'cot', name: 'Baby cot', pricing: 'per_room_per_night' as const, amount: 500 },
+      { id: 'late-checkout', name: 'Late check-out', pricing: 'per_stay' as const, amount: 3000 },
     ],
-    taxes: [
-      { code: 'city_tax', name: 'City tax', type: 'per_adult_per_night', amount: 200 },
-      { code: 'vat', name: 'VAT', type: 'percent_included', rate: 10 },
-    ],
-    ...overrides,
+    taxes: TAXES,
   });
+  return bareHotel({ ...defaults, ...overrides });
 }
 
 export function stay(overrides: Partial<StayToPrice> = {}): StayToPrice {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertConsistent, brief, eur, hotel, ratePlan, roomLines, stay } from './pricing.fixtures.ts';
+import { ratePlan } from '../../catalog/catalog.fixtures.ts';
+import { assertConsistent, brief, eur, hotel, roomLines, stay } from './pricing.fixtures.ts';
 import { priceStay } from './pricing.ts';
 
 describe('priceStay: the API.md example', () => {

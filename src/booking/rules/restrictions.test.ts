@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { bareHotel } from '../../catalog/catalog.fixtures.ts';
 import type { Hotel, RestrictionDef } from '../../catalog/catalog.schema.ts';
-import { bareHotel } from './hotel.fixtures.ts';
 import { findRestriction, type RestrictionQuery } from './restrictions.ts';
 
 function hotel(restrictions: RestrictionDef[], maxDaysBeforeArrival: number | null = 500): Hotel {
