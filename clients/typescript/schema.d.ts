@@ -5163,6 +5163,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload_too_large` */
             413: {
                 headers: {
@@ -5176,6 +5187,17 @@ export interface operations {
             };
             /** @description `unsupported_media_type` */
             415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -5463,6 +5485,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `payload_too_large` */
             413: {
                 headers: {
@@ -5476,6 +5509,17 @@ export interface operations {
             };
             /** @description `unsupported_media_type` */
             415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -6880,7 +6924,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `reservation_cancelled`, `not_modifiable`, `no_availability` */
+            /** @description `reservation_cancelled`, `not_modifiable`, `no_availability`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -6924,7 +6968,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_key_reused`, `restriction_window` */
+            /** @description `restriction_window`, `idempotency_key_reused` */
             422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -7069,7 +7113,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `not_modifiable`, `no_availability` */
+            /** @description `not_modifiable`, `no_availability`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -7261,7 +7305,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `not_modifiable` */
+            /** @description `not_modifiable`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -7442,7 +7486,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `not_modifiable` */
+            /** @description `not_modifiable`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -7785,7 +7829,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `reservation_cancelled` */
+            /** @description `reservation_cancelled`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
@@ -7969,7 +8013,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_in_progress`, `not_modifiable` */
+            /** @description `not_modifiable`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */

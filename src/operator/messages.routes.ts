@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { GuestMessage, GuestMessageList, ResendRequest } from '../messages/messages.schemas.ts';
 import { listMessages, resendMessage } from '../messages/messages.service.ts';
 import { messageView } from '../messages/messages.view.ts';
-import { OperatorPostHeaders, operatorOperation } from './operator.docs.ts';
+import { operatorOperation } from './operator.docs.ts';
 import { operatorOf } from './operator-auth.ts';
-import { AUTH_PROBLEMS, WRITE_PROBLEMS } from './reservations.routes.ts';
+import { AUTH_PROBLEMS } from './reservations.routes.ts';
 import { OperatorHeaders, OperatorReservationParams } from './reservations.schemas.ts';
 
 /** `/operator/reservations/{reservation}/messages` (API.md 10): the guest's e-mails, and sending one again. */
@@ -40,21 +41,19 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     '/reservations/:reservation/messages',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'sendReservationMessage',
         summary: 'Send a guest message again',
         ...operatorOperation(
           'reservations:write',
           '`booking_confirmation` or `checkin_invitation`, as the reservation stands now (the invitation with the link to its check-in session, opened if need be): `202` with the new message, `queued`. A cancelled reservation answers `409 reservation_cancelled`.',
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         params: OperatorReservationParams,
         body: ResendRequest,
-        response: {
-          202: GuestMessage,
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'reservation_cancelled'),
-        },
-      },
+        response: { 202: GuestMessage },
+        problems: [...AUTH_PROBLEMS, 'precondition_failed', 'reservation_cancelled'],
+      }),
     },
     async (request, reply) => {
       const code = reservationCodeOrNotFound(request.params.reservation);

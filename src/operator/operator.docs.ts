@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import type { OperatorScope } from './operator-auth.ts';
 
 /** The OpenAPI security scheme of the operator API (registered by infra/http/openapi.ts). */
@@ -18,11 +17,6 @@ export const OPERATOR_SECURITY_SCHEME = {
 
 export const OperatorHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Bearer ik_… (an operator key)' })),
-});
-
-export const OperatorPostHeaders = Type.Object({
-  ...OperatorHeaders.properties,
-  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
 });
 
 /**

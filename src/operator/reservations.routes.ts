@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { cancellationChargeNow, cancelReservation } from '../booking/commands/cancel-reservation.ts';
-import type { ChangeOptions, CommandContext } from '../booking/commands/command.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
+import { changeReservation, type ReservationChange } from '../booking/reservation-change.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';
 import { checkinProgress } from '../checkin/checkin-progress.ts';
 import type { AppContext } from '../context.ts';
-import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
+import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { etagOf, operatorReservationView } from '../reservations/reservation.view.ts';
 import { operatorOperation } from './operator.docs.ts';
@@ -25,21 +25,14 @@ import {
 } from './reservations.schemas.ts';
 
 export const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited', 'not_found'] as const;
-export const WRITE_PROBLEMS = [
-  'precondition_failed',
-  'idempotency_key_reused',
-  'idempotency_in_progress',
-  'unsupported_media_type',
-  'payload_too_large',
-] as const;
+/** What a change of a reservation by the hotel may be refused with, beside the write's own answers. */
+export const CHANGE_PROBLEMS = [...AUTH_PROBLEMS, 'precondition_failed'] as const;
 
 /** The hotel as the authority of a command: the key, limited to its hotels. */
 export function deskOf(request: FastifyRequest) {
   const principal = operatorOf(request);
   return { kind: 'operator' as const, keyId: principal.id, hotelIds: principal.hotelIds };
 }
-
-export const commandContext = (ctx: AppContext, log: FastifyBaseLogger): CommandContext => ({ ...ctx, log });
 
 /** The answer of an operator change: the reservation as it is now, with its ETag. */
 export const currentReservation = (row: ReservationRow) => ({
@@ -48,34 +41,20 @@ export const currentReservation = (row: ReservationRow) => ({
   payload: operatorReservationView(row),
 });
 
-/** A route whose body may be absent: none means the defaults (no reason, the policy's fee…). */
-export const optionalBody = {
-  preValidation: async (request: { body: unknown }) => {
-    request.body ??= {};
-  },
-};
-
-/**
- * Runs an operator change of the reservation in the path through its command: the desk as the
- * authority, `If-Match` honoured, and the answer stored for `Idempotency-Key` in the command's
- * transaction. Every route that changes a reservation as the hotel answers through here.
- */
-export async function changeReservation(
+/** An operator change of the reservation in the path, through `changeReservation`: the desk as the authority. */
+export function changeAsDesk(
   ctx: AppContext,
   request: FastifyRequest & { params: { reservation: string } },
   reply: FastifyReply,
-  run: (
-    command: CommandContext,
-    code: string,
-    desk: ReturnType<typeof deskOf>,
-    options: ChangeOptions<ReservationRow>,
-  ) => Promise<ReservationRow>,
+  run: ReservationChange<ReturnType<typeof deskOf>>,
 ) {
-  const code = reservationCodeOrNotFound(request.params.reservation);
-  const answer = atomicReply(request, reply, currentReservation);
-  const ifMatch = request.headers['if-match'];
-  const row = await run(commandContext(ctx, request.log), code, deskOf(request), { ...answer, ifMatch });
-  return answer.send(row);
+  return changeReservation(
+    ctx,
+    request,
+    reply,
+    { authority: deskOf(request), answer: currentReservation },
+    run,
+  );
 }
 
 /**
@@ -114,7 +93,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     '/reservations/:reservation',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'modifyOperatorReservation',
         summary: 'Change a reservation as the hotel',
         ...operatorOperation(
@@ -124,23 +103,20 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
         body: OperatorModifyRequest,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(
-            ...AUTH_PROBLEMS,
-            ...WRITE_PROBLEMS,
-            'reservation_cancelled',
-            'not_modifiable',
-            'no_availability',
-            'restriction_window',
-            'payment_required',
-            'payment_failed',
-          ),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [
+          ...CHANGE_PROBLEMS,
+          'reservation_cancelled',
+          'not_modifiable',
+          'no_availability',
+          'restriction_window',
+          'payment_required',
+          'payment_failed',
+        ],
+      }),
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         modifyReservation(command, code, request.body, desk, options),
       ),
   );
@@ -149,7 +125,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     '/reservations/:reservation/cancel',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'cancelOperatorReservation',
         summary: 'Cancel a reservation as the hotel',
         ...operatorOperation(
@@ -160,15 +136,13 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         params: OperatorReservationParams,
         body: OperatorCancelRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         cancelReservation(command, code, request.body, desk, options),
       ),
   );

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CheckinProgress } from '../checkin/checkin-progress.ts';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';
-import { OperatorHeaders, OperatorPostHeaders } from './operator.docs.ts';
+import { OperatorHeaders } from './operator.docs.ts';
 
 export const OperatorReservationParams = Type.Object({
   reservation: Type.String({
@@ -41,7 +41,7 @@ export const OperatorReservationDetail = Type.Object(
 
 /** Headers of an operator change to a reservation: the key, `Idempotency-Key` and `If-Match`. */
 export const OperatorChangeHeaders = Type.Object({
-  ...OperatorPostHeaders.properties,
+  ...OperatorHeaders.properties,
   'if-match': Type.Optional(
     Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),
   ),

@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { arrive, depart, noShow } from '../booking/commands/stay-status.ts';
 import { ArriveRequest, DepartRequest, NoShowRequest } from '../booking/reservation-requests.schemas.ts';
 import type { AppContext } from '../context.ts';
-import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
-import { problemResponses } from '../infra/http/problem-schema.ts';
+import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { operatorOperation } from './operator.docs.ts';
-import { AUTH_PROBLEMS, changeReservation, optionalBody, WRITE_PROBLEMS } from './reservations.routes.ts';
+import { CHANGE_PROBLEMS, changeAsDesk } from './reservations.routes.ts';
 import {
   OperatorChangeHeaders,
   OperatorReservation,
@@ -31,7 +31,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/arrive',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordArrival',
           'Record the guest’s arrival',
@@ -39,15 +39,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: ArriveRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable', 'no_availability'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable', 'no_availability'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         arrive(command, code, request.body, desk, options),
       ),
   );
@@ -56,7 +54,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/depart',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordDeparture',
           'Record the guest’s departure',
@@ -64,15 +62,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: DepartRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         depart(command, code, desk, options),
       ),
   );
@@ -81,7 +77,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/no-show',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordNoShow',
           'Record a no-show',
@@ -89,15 +85,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: NoShowRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         noShow(command, code, request.body, desk, options),
       ),
   );
