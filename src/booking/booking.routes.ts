@@ -24,7 +24,7 @@ import {
   requestLanguage,
   withLanguage,
 } from './localized-names.ts';
-import { changeReservation } from './reservation-change.ts';
+import { changeReservation, MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   AuthHeaders,
   CancelRequest,
@@ -138,15 +138,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         params: ReservationParams,
         body: ModifyRequest,
         response: { 200: Type.Ref(Reservation) },
-        problems: [
-          ...CHANGE_PROBLEMS,
-          'reservation_cancelled',
-          'not_modifiable',
-          'no_availability',
-          'restriction_window',
-          'payment_required',
-          'payment_failed',
-        ],
+        problems: [...CHANGE_PROBLEMS, ...MODIFY_PROBLEMS],
       }),
       preHandler: authenticate('reservationToken'),
     },

@@ -5,6 +5,16 @@ import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { type Authority, reservationCodeOrNotFound } from './commands/authority.ts';
 import type { ChangeOptions, CommandContext } from './commands/command.ts';
 
+/** What a PATCH of a reservation may be refused with, by the guest or the hotel, beside who may ask. */
+export const MODIFY_PROBLEMS = [
+  'reservation_cancelled',
+  'not_modifiable',
+  'no_availability',
+  'restriction_window',
+  'payment_required',
+  'payment_failed',
+] as const;
+
 /** A reservation command as a route runs it: the reservation's code, who asks, the change options. */
 export type ReservationChange<A extends Authority> = (
   command: CommandContext,

@@ -5,7 +5,7 @@ import { reservationCodeOrNotFound } from '../booking/commands/authority.ts';
 import { cancellationChargeNow, cancelReservation } from '../booking/commands/cancel-reservation.ts';
 import { modifyReservation } from '../booking/commands/modify-reservation.ts';
 import { readReservation } from '../booking/commands/read-reservation.ts';
-import { changeReservation, type ReservationChange } from '../booking/reservation-change.ts';
+import { changeReservation, MODIFY_PROBLEMS, type ReservationChange } from '../booking/reservation-change.ts';
 import { OperatorCancelRequest, OperatorModifyRequest } from '../booking/reservation-requests.schemas.ts';
 import { checkinProgress } from '../checkin/checkin-progress.ts';
 import type { AppContext } from '../context.ts';
@@ -104,15 +104,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         params: OperatorReservationParams,
         body: OperatorModifyRequest,
         response: { 200: Type.Ref(OperatorReservation) },
-        problems: [
-          ...CHANGE_PROBLEMS,
-          'reservation_cancelled',
-          'not_modifiable',
-          'no_availability',
-          'restriction_window',
-          'payment_required',
-          'payment_failed',
-        ],
+        problems: [...CHANGE_PROBLEMS, ...MODIFY_PROBLEMS],
       }),
     },
     (request, reply) =>
