@@ -102,7 +102,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           },
           201: { ...Type.Ref(SignedSession), description: 'A new session was opened.' },
         },
-        problems: ['unauthorized', 'not_found', 'reservation_cancelled', 'session_expired', 'rate_limited'],
+        problems: ['unauthorized', 'not_found', 'reservation_cancelled', 'session_expired'],
       }),
       preHandler: authenticate('reservationTokenIfSent'),
     },
@@ -177,7 +177,6 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           },
         },
         problems: [
-          'validation_error',
           'payment_failed',
           'not_found',
           'step_out_of_order',

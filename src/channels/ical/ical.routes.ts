@@ -33,7 +33,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             content: { 'text/calendar': { schema: IcalDocument } },
           },
           304: { description: 'Not modified (the `If-None-Match` tag is the current one)', type: 'null' },
-          ...problemResponses('not_found', 'rate_limited'),
+          ...problemResponses('not_found'),
         },
       },
     },
