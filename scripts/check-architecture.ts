@@ -1,16 +1,22 @@
 /**
- * The dependency rules of docs/architecture.md, checked on every `npm run lint`:
- *   node --import tsx scripts/check-architecture.ts
+ * The rules of docs/architecture.md that a program can check, on every `npm run lint`:
+ *   node --import tsx scripts/check-architecture.ts [folder, default src/]
  * 1. No import cycle among the files of src/, type-only imports included.
  * 2. Imports run downwards: a file imports only its own layer (the same folder) or lower layers.
+ * 3. The feature shape: no re-export-only module (a file that only passes on what others export:
+ *    importers import from the defining module); every `x.routes.ts` has its `x.schemas.ts` beside
+ *    it; no `*.service.ts` in a feature that has `commands/` (its use cases are commands).
  * Exits 1 listing every violation.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = join(ROOT, 'src');
+// Another folder (a test's small tree) is checked without the allow-list below.
+const GIVEN = process.argv[2];
+const SRC = GIVEN ? resolve(GIVEN) : join(ROOT, 'src');
 
 /**
  * Layers, lowest first. A module (a top-level file or folder of src/) may import from its own
@@ -20,12 +26,12 @@ const LAYERS: string[][] = [
   ['config'],
   ['calendar', 'config.ts'],
   ['infra'],
-  ['rate-plans'],
+  ['rate-plans', 'operator-access'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
   ['messages'],
-  ['booking'],
   ['checkin', 'channels'],
+  ['booking'],
   ['operator', 'pages'],
   ['app.ts'],
   ['runtime.ts'],
@@ -78,6 +84,68 @@ for (const [file, targets] of graph) {
   }
 }
 
+/** The names a file's imports bind (`import a, { b as c }, * as d`). */
+function importedNames(source: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !statement.importClause) continue;
+    const { name, namedBindings } = statement.importClause;
+    if (name) names.add(name.text);
+    if (namedBindings && ts.isNamespaceImport(namedBindings)) names.add(namedBindings.name.text);
+    else if (namedBindings) for (const element of namedBindings.elements) names.add(element.name.text);
+  }
+  return names;
+}
+
+/**
+ * A module that only passes on other modules' exports: every statement an import, an
+ * `export … from`, or an `export { … }` / `export default` of imported names.
+ */
+function isReExportOnly(file: string): boolean {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const imported = importedNames(source);
+  let exports = 0;
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) continue;
+    exports++;
+    if (ts.isExportAssignment(statement)) {
+      if (!ts.isIdentifier(statement.expression) || !imported.has(statement.expression.text)) return false;
+      continue;
+    }
+    if (!ts.isExportDeclaration(statement)) return false;
+    if (statement.moduleSpecifier) continue;
+    const clause = statement.exportClause;
+    if (!clause || !ts.isNamedExports(clause)) return false;
+    if (!clause.elements.every((e) => imported.has((e.propertyName ?? e.name).text))) return false;
+  }
+  return exports > 0;
+}
+
+/** Whether `dir` or a folder above it, up to src/, has `commands/`. */
+function inFeatureWithCommands(dir: string): boolean {
+  for (let at = dir; at.startsWith(SRC); at = dirname(at)) {
+    if (existsSync(join(at, 'commands'))) return true;
+    if (at === SRC) break;
+  }
+  return false;
+}
+
+for (const file of files) {
+  const path = relative(SRC, file);
+  if (isReExportOnly(file)) {
+    problems.push(`re-export-only module: src/${path} (import from the module that defines it)`);
+  }
+  if (file.endsWith('.routes.ts')) {
+    const schemas = file.replace(/\.routes\.ts$/, '.schemas.ts');
+    if (!existsSync(schemas)) {
+      problems.push(`routes without schemas: src/${path} has no src/${relative(SRC, schemas)} beside it`);
+    }
+  }
+  if (file.endsWith('.service.ts') && inFeatureWithCommands(dirname(file))) {
+    problems.push(`service beside commands: src/${path} (one command per use case in commands/)`);
+  }
+}
+
 // Cycles: depth-first search, reporting each cycle once by its path.
 const state = new Map<string, 'visiting' | 'done'>();
 const stack: string[] = [];
@@ -102,4 +170,6 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`architecture: ${files.length} files, no cycle, every import downwards`);
+console.log(
+  `architecture: ${files.length} files, no cycle, every import downwards, every feature in its shape`,
+);

@@ -1,15 +1,23 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type Stripe from 'stripe';
+import { QuoteResponse, SearchResponse } from './booking/availability.schemas.ts';
 import { bookingRoutes } from './booking/booking.routes.ts';
-import { CreatedReservation, QuoteResponse, SearchResponse } from './booking/booking.schemas.ts';
-import { icalRoutes } from './channels/ical/ical.routes.ts';
+import { CreatedReservation } from './booking/booking.schemas.ts';
+import { operatorReservationRoutes, stayRoutes } from './booking/operator-reservations.routes.ts';
+import { reservationListRoutes } from './booking/reservation-list.routes.ts';
+import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './channels/alpinebits/alpinebits.routes.ts';
+import { icalOperatorRoutes, icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
 import { SignedSession } from './checkin/checkin.schemas.ts';
+import { guestRegisterRoutes } from './checkin/guest-register.routes.ts';
 import type { TrustProxy } from './config/trust-proxy.ts';
 import type { AppContext } from './context.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
+import { WEBHOOKS_DOCUMENT } from './events/webhooks.docs.ts';
+import { webhooksRoutes } from './events/webhooks.routes.ts';
+import { calendarRoutes } from './hotel-calendar/calendar.routes.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { clientErrorHandler } from './infra/http/client-errors.ts';
 import { Money, registerSchemaFormats } from './infra/http/common-schemas.ts';
@@ -27,10 +35,12 @@ import { type SchemaCompilers, schemaCompilers } from './infra/http/schema-compi
 import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
-import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './operator/alpinebits.routes.ts';
-import { OPERATOR_SECURITY_SCHEME } from './operator/operator.docs.ts';
-import { operatorRoutes } from './operator/operator.routes.ts';
-import { WEBHOOKS_DOCUMENT } from './operator/webhooks.docs.ts';
+import { messagesRoutes } from './messages/messages.routes.ts';
+import { auditRoutes } from './operator/audit.routes.ts';
+import { hotelsRoutes } from './operator/hotels.routes.ts';
+import { keysRoutes } from './operator/keys.routes.ts';
+import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
+import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
@@ -97,6 +107,31 @@ function fastifyTrustProxy(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
+/**
+ * The operator API (API.md 7), under `/api/v1/operator`: each feature's operator routes, every one
+ * guarded by an operator key and declaring the scope it needs (`operator-access/operator-auth.ts`).
+ */
+const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const authenticator = operatorAuthenticatorOf(ctx);
+  guardOperatorRoutes(app, authenticator);
+  const knownHotel = (id: string) => ctx.catalog.get(id) !== undefined;
+  const keys = { db: ctx.db, hash: ctx.operatorKeyHasher, knownHotel, now: () => ctx.clock.now() };
+  await app.register(keysRoutes, { deps: keys, authenticator });
+  await app.register(hotelsRoutes, { catalog: ctx.catalog });
+  await app.register(auditRoutes, { db: ctx.db });
+  await app.register(reservationListRoutes, { ctx });
+  await app.register(guestRegisterRoutes, { ctx });
+  await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
+  await app.register(icalOperatorRoutes, { ctx });
+  await app.register(operatorReservationRoutes, { ctx });
+  await app.register(stayRoutes, { ctx });
+  await app.register(messagesRoutes, { ctx });
+  const allowPrivate = ctx.config.webhookAllowPrivate;
+  await app.register(webhooksRoutes, {
+    deps: { db: ctx.db, encryptor: ctx.encryptor, allowPrivate, knownHotel },
+  });
+};
+
 /** Builds the HTTP application; the server and the tests share it. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   registerSchemaFormats();
@@ -119,7 +154,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestTimeout: 30_000,
     connectionTimeout: 90_000, // above keepAliveTimeout, so idle keep-alive sockets are not cut early
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    // The 503 while closing is load-shedding.ts's, in problem+json.
+    return503OnClosing: false,
     schemaController: { compilersFactory: compilers },
     ajv: {
       customOptions: {
@@ -192,7 +228,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     stripe,
   });
   await app.register(signingRoutes, { signer: ctx.signer });
-  await app.register(operatorRoutes, { prefix: '/api/v1/operator', ctx });
+  await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
   await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
   await app.register(pagesPlugin, {

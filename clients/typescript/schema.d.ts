@@ -1217,6 +1217,19 @@ export interface components {
                 descriptions?: {
                     [key: string]: string;
                 };
+                /** @description the plan's optional supplements with a price for this stay, bookable by giving their `code` in `services` (priced as a `service` line of that code); `amount` is for this stay, all rooms */
+                extras?: {
+                    amount: components["schemas"]["Money"];
+                    code: string;
+                    /** @description text by language code */
+                    descriptions?: {
+                        [key: string]: string;
+                    };
+                    /** @description text by language code */
+                    names?: {
+                        [key: string]: string;
+                    };
+                }[];
                 /** @description children staying free under the family offer, all rooms */
                 freeChildren: number;
                 /** @description nights made free by the plan's free-nights offer */
@@ -1396,6 +1409,19 @@ export interface components {
                     descriptions?: {
                         [key: string]: string;
                     };
+                    /** @description the plan's optional supplements with a price for this stay, bookable by giving their `code` in `services` (priced as a `service` line of that code); `amount` is for this stay, all rooms */
+                    extras?: {
+                        amount: components["schemas"]["Money"];
+                        code: string;
+                        /** @description text by language code */
+                        descriptions?: {
+                            [key: string]: string;
+                        };
+                        /** @description text by language code */
+                        names?: {
+                            [key: string]: string;
+                        };
+                    }[];
                     /** @description children staying free under the family offer, all rooms */
                     freeChildren: number;
                     /** @description nights made free by the plan's free-nights offer */

@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { createQuote, searchAvailability } from './availability.service.ts';
-import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './booking.schemas.ts';
+import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './availability.schemas.ts';
+import { createQuote } from './commands/create-quote.ts';
+import { searchAvailability } from './commands/search-availability.ts';
 import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
 
 /** HTTP for search and quote (docs/api.md §2.1, §2.2): each handler maps the request to one call and back. */

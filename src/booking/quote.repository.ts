@@ -1,5 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
-import type { QuoteResponse } from './booking.schemas.ts';
+import type { QuoteResponse } from './availability.schemas.ts';
 
 export interface StoredQuote {
   body: QuoteResponse;

@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AppContext, requestContext } from '../context.ts';
 import { atomicReply, type ReplySpec } from '../infra/idempotency/atomic-reply.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
-import { type Authority, reservationCodeOrNotFound } from './commands/authority.ts';
-import type { ChangeOptions, CommandContext } from './commands/command.ts';
+import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import type { Authority } from './commands/authority.ts';
+import type { ChangeOptions, CommandContext } from './commands/command-context.ts';
 
 /** What a PATCH of a reservation may be refused with, by the guest or the hotel, beside who may ask. */
 export const MODIFY_PROBLEMS = [

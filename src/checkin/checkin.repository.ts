@@ -5,7 +5,8 @@ import {
   type ReservationRow,
   toReservationRow,
 } from '../reservations/reservation.row.ts';
-import type { StepName, StepState, StepStatus } from './step-machine.ts';
+import type { StepState, StepStatus } from './rules/step-machine.ts';
+import type { StepName } from './steps/index.ts';
 
 export interface SessionRow {
   id: number;

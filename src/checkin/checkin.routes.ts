@@ -9,17 +9,13 @@ import { AppError, validationProblem } from '../infra/http/problems.ts';
 import { faultEntries, typeboxFaults } from '../infra/http/schema-errors.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import {
-  IDENTITY_BODY_LIMIT,
-  OpenSessionBody,
-  SessionParams,
-  SignedSession,
-  StepSubmission,
-} from './checkin.schemas.ts';
-import type { SessionState } from './commands/checkin-command.ts';
-import { getSession, reachSession } from './commands/get-session.ts';
+import { OpenSessionBody, SessionParams, SignedSession, StepSubmission } from './checkin.schemas.ts';
+import { getSession } from './commands/get-session.ts';
 import { type OpenedSession, openSession } from './commands/open-session.ts';
+import { reachSession } from './commands/reach-session.ts';
+import type { SessionState } from './commands/session-state.ts';
 import { submitStep } from './commands/submit-step.ts';
+import { IDENTITY_BODY_LIMIT } from './steps/identity-document.ts';
 import { STEP_NAMES } from './steps/index.ts';
 
 const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');

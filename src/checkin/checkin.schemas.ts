@@ -4,8 +4,6 @@ import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
 import { guestDetails } from './steps/guest-details.ts';
 import { STEP_NAMES, STEPS } from './steps/index.ts';
 
-export { IDENTITY_BODY_LIMIT, MAX_IMAGE_BYTES } from './steps/identity-document.ts';
-
 // ---------------------------------------------------------------------------------------------
 // Requests
 

@@ -2,8 +2,8 @@ import { toRfc3339 } from '../calendar/dates.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import type { SessionRow, StepRow } from './checkin.repository.ts';
 import type { SessionView } from './checkin.schemas.ts';
-import { balanceDue } from './reservation-facts.ts';
-import { nextStep, type SessionStatus } from './step-machine.ts';
+import { balanceDue } from './rules/reservation-facts.ts';
+import { nextStep, type SessionStatus } from './rules/step-machine.ts';
 
 /** A cancelled reservation cancels its session, whatever state the session was in. */
 export function sessionStatus(session: SessionRow, reservation: ReservationRow): SessionStatus {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { registerSchemaFormats } from '../infra/http/common-schemas.ts';
-import { MAX_IMAGE_BYTES } from './checkin.schemas.ts';
 import { acceptStepData, schemaErrors } from './step-data.ts';
 import { decodeImageDataUrl, isCountryCode } from './steps/fields.ts';
+import { MAX_IMAGE_BYTES } from './steps/identity-document.ts';
 
 // The app registers the 'date' format when it is built; these tests use the validators without one.
 registerSchemaFormats();

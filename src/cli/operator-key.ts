@@ -15,7 +15,7 @@ import { DataDirLockedError } from '../infra/db/data-dir-lock.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../infra/db/open-database.ts';
 import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator/key-commands.ts';
-import { operatorKeyHasher } from '../operator/key-secret.ts';
+import { operatorKeyHasher } from '../operator-access/key-secret.ts';
 import { fail } from './fail.ts';
 
 const args = process.argv.slice(2);

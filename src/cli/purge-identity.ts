@@ -4,7 +4,7 @@
  * With the embedded database, run it only while the service is stopped: one process per data dir,
  * so it refuses while the service holds DATA_DIR.
  */
-import { purgeIdentityData } from '../checkin/purge.ts';
+import { purgeIdentityData } from '../checkin/commands/purge-identity-data.ts';
 import { loadConfig } from '../config.ts';
 import { migrate } from '../infra/db/migrate.ts';
 import { openDatabase } from '../infra/db/open-database.ts';

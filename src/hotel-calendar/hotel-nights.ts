@@ -1,6 +1,6 @@
 import { eachNight } from '../calendar/dates.ts';
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
-import { coversDate } from '../rate-plans/plan-rules.ts';
+import { rateCoversNight } from '../rate-plans/plan-rules.ts';
 import { planSellsRoomType } from '../rate-plans/price-plan-stay.ts';
 import type { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { NightMemo } from './night-memo.ts';
@@ -101,7 +101,7 @@ export function standardOccupancyPrice(
   night: string,
 ): NightPrice | null {
   const standard = roomType.standardOccupancy ?? roomType.maxAdults;
-  const rate = plan.rates.find((r) => r.roomTypeId === roomType.id && coversDate(r.from, r.to, night));
+  const rate = plan.rates.find((r) => r.roomTypeId === roomType.id && rateCoversNight(r, night));
   const entry = rate?.byGuests.find((b) => b.guests === standard);
   if (!rate || !entry) return null;
   return {

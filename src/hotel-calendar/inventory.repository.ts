@@ -1,5 +1,6 @@
 import { eachNight } from '../calendar/dates.ts';
 import type { Executor, Transaction } from '../infra/db/database.ts';
+import { giveFreedRoomsToHolds } from './freed-rooms.ts';
 import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';
 
 /** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
@@ -122,6 +123,7 @@ export const inventoryRepository = {
          AND i.total <> ${total}`,
       [hotelId, fromNight],
     );
+    await giveFreedRoomsToHolds(tx, hotelId, { fromNight });
   },
 
   /**
@@ -161,6 +163,7 @@ export const inventoryRepository = {
          AND i.total <> ${ROOMS_SQL}`,
       params,
     );
+    await giveFreedRoomsToHolds(tx, hotelId, { roomTypeIds: types, nights: dates });
     return [];
   },
 
@@ -197,6 +200,19 @@ export const inventoryRepository = {
       }
     }
     if (cells.length === deltas.length) {
+      const released = deltas.filter((d) => d.delta < 0);
+      if (released.length > 0) {
+        const held = await giveFreedRoomsToHolds(tx, hotelId, {
+          roomTypeIds: released.map((d) => d.roomTypeId),
+          nights: released.map((d) => d.night),
+        });
+        if (held.length > 0) {
+          // Newer versions of rows already in `cells`: the night store keeps the newest.
+          cells = [...cells, ...held];
+          if (notify)
+            await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, held)]);
+        }
+      }
       tx.onEnd(async (committed) => {
         if (committed) store.changed(hotelId, cells);
       });

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { invalid } from '../infra/http/problems.ts';
-import { type AuditPosition, auditRepository } from './audit.repository.ts';
-import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
-import { AuditPage, AuditQuery } from './operator.schemas.ts';
-import { operatorOf } from './operator-auth.ts';
+import { type AuditPosition, auditRepository } from '../operator-access/audit.repository.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { operatorOf } from '../operator-access/operator-auth.ts';
+import { AuditPage, AuditQuery } from './audit.schemas.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
-import type { OperatorKey } from './keys.repository.ts';
+import type { OperatorKey } from '../operator-access/keys.repository.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { type OperatorAuthenticator, operatorOf } from '../operator-access/operator-auth.ts';
+import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './keys.schemas.ts';
 import { createKey, type KeysDeps, listKeys, revokeKey } from './keys.service.ts';
-import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
-import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './operator.schemas.ts';
-import { type OperatorAuthenticator, operatorOf } from './operator-auth.ts';
 
 const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited'] as const;
 

@@ -1,14 +1,9 @@
 import type { Database, Executor } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
-import { auditRepository as audit } from './audit.repository.ts';
-import { newKeyId, newOperatorKey, type OperatorKeyHasher } from './key-secret.ts';
-import { type OperatorKey, keysRepository as repo } from './keys.repository.ts';
-import { type Grant, grantWithin, hotelsWithin, SCOPES, type Scope } from './scopes.ts';
-
-/** Who acts: a verified key (its public id), or the command line / first start with every right. */
-export interface Principal extends Grant {
-  id: string;
-}
+import { auditRepository as audit } from '../operator-access/audit.repository.ts';
+import { newKeyId, newOperatorKey, type OperatorKeyHasher } from '../operator-access/key-secret.ts';
+import { type OperatorKey, keysRepository as repo } from '../operator-access/keys.repository.ts';
+import { grantWithin, hotelsWithin, type Principal, SCOPES, type Scope } from '../operator-access/scopes.ts';
 
 /** The command line and the first-start bootstrap act with every scope on every hotel. */
 export function rootPrincipal(id: 'cli' | 'bootstrap'): Principal {

@@ -1,7 +1,7 @@
 import type { Transaction } from '../infra/db/database.ts';
 import { announceRatePlanChange } from './plan-store.ts';
 import { pricingProblems } from './pricing-problems.ts';
-import type { PlanPricing } from './rate-plan.model.ts';
+import { type PlanPricing, type RateDef, WEEKDAYS } from './rate-plan.model.ts';
 import { ratePlanRepository } from './rate-plan.repository.ts';
 import type { RatePlanChange } from './rate-plan-notif.parse.ts';
 
@@ -32,6 +32,26 @@ function cut<T extends Period>(old: T, from: string, to: string): T[] {
 }
 
 /**
+ * What is left of `old` once `r` replaces it for its dates and weekdays: a rate of other weekdays
+ * stays whole; one sharing some keeps, inside `r`'s period, only the weekdays `r` does not price.
+ */
+function cutRate(old: RateDef, r: RateDef): RateDef[] {
+  if (old.roomTypeId !== r.roomTypeId) return [old];
+  const oldDays = old.days ?? WEEKDAYS;
+  const kept = oldDays.filter((d) => !(r.days ?? WEEKDAYS).includes(d));
+  if (kept.length === oldDays.length) return [old];
+  const outside = cut(old, r.from ?? '0000-01-01', r.to ?? '9999-12-31');
+  const from = [old.from, r.from].filter((d) => d !== undefined).sort()[1] ?? old.from ?? r.from;
+  const to = [old.to, r.to].filter((d) => d !== undefined).sort()[0];
+  if (kept.length === 0 || (from !== undefined && to !== undefined && from > to)) return outside;
+  const { from: _f, to: _t, ...rest } = old;
+  return [
+    ...outside,
+    { ...rest, ...(from ? { from } : {}), ...(to ? { to } : {}), days: kept as RateDef['days'] & {} },
+  ];
+}
+
+/**
  * Overlay (HotelData 2022-10 4.5): the message's dated rates, booking rules and supplement prices
  * replace the plan's for the dates they cover (by room type, or generic), the rest stays.
  */
@@ -41,9 +61,7 @@ export function overlay(
 ): PlanPricing {
   let rates = plan.rates;
   for (const r of changes.rates) {
-    rates = rates.flatMap((old) =>
-      old.roomTypeId === r.roomTypeId ? cut(old, r.from ?? '', r.to ?? '9999-12-31') : [old],
-    );
+    rates = rates.flatMap((old) => cutRate(old, r));
   }
   let rules = plan.bookingRules ?? [];
   for (const r of changes.bookingRules ?? []) {

@@ -28,6 +28,16 @@ function within(from: string | undefined, to: string | undefined, date: string):
 
 export { within as coversDate };
 
+/** Does a rate price this night: its period covers the date and its weekdays (if any) the weekday? */
+export function rateCoversNight(
+  rate: { from?: string | undefined; to?: string | undefined; days?: readonly Weekday[] | undefined },
+  night: string,
+): boolean {
+  return (
+    within(rate.from, rate.to, night) && (rate.days === undefined || rate.days.includes(weekdayOf(night)))
+  );
+}
+
 function allows(days: readonly Weekday[] | undefined, date: string): boolean {
   return days === undefined || days.includes(weekdayOf(date));
 }

@@ -103,14 +103,19 @@ const planArb = fc
       { nil: undefined },
     ),
     supplements: fc.array(supplementArb, { maxLength: 3 }),
+    /** A Friday-and-Saturday rate over the whole range, the dated ones pricing the other days. */
+    weekend: fc.option(rateArb(0, 29), { nil: undefined }),
   })
   .chain((p) => {
     const edges = [0, ...p.cuts, 30];
+    const weekdays: RateDef['days'] = ['mon', 'tue', 'wed', 'thu', 'sun'];
     return fc.tuple(...edges.slice(1).map((end, i) => rateArb(edges[i] ?? 0, end - 1))).map(
       (rates): PlanPricing => ({
         per: p.per,
         unitNights: p.unit,
-        rates,
+        rates: p.weekend
+          ? [...rates.map((r) => ({ ...r, days: weekdays })), { ...p.weekend, days: ['fri', 'sat'] }]
+          : rates,
         supplements: p.supplements.map((s, i) => ({ ...s, id: `s${i}` })),
         ...(p.free
           ? {
@@ -175,7 +180,12 @@ function expectedTotal(
   let n = 0;
   while (n < s.nights) {
     const d = s.start + n;
-    const rate = plan.rates.find((r) => index(r.from ?? '') <= d && d <= index(r.to ?? ''));
+    // day 0 is a Monday; a rate with weekdays prices only those
+    const weekday = (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const)[d % 7];
+    const rate = plan.rates.find(
+      (r) =>
+        index(r.from ?? '') <= d && d <= index(r.to ?? '') && (!r.days || r.days.includes(weekday ?? 'mon')),
+    );
     if (!rate) return null;
     const base = Math.min(adults, o.standardOccupancy);
     let cost = 0;
@@ -192,7 +202,7 @@ function expectedTotal(
       if (!band) return null;
       cost += band.amount;
     }
-    const chunk = Math.min(s.nights - n, index(rate.to ?? '') - d + 1, unit);
+    const chunk = rate.days ? 1 : Math.min(s.nights - n, index(rate.to ?? '') - d + 1, unit);
     const fn = plan.freeNights;
     let isFree = false;
     if (fn && chunk === 1 && s.nights >= fn.nightsRequired) {
@@ -259,6 +269,47 @@ describe('pricePlanStay agrees with the specification read independently', () =>
         }
       }),
       { numRuns: 2000, ...SEED },
+    );
+  });
+});
+
+describe('optional supplements are offered as extras at what they would cost as mandatory ones', () => {
+  it('on random plans and stays', () => {
+    fc.assert(
+      fc.property(planArb, occupancyArb, stayArb, (plan, occupancy, s) => {
+        const stay = {
+          roomTypeId: 'room',
+          checkIn: day(s.start),
+          checkOut: day(s.start + s.nights),
+          adults: s.adults,
+          children: s.children,
+          bookingDate: day(0),
+        };
+        const optional = {
+          ...plan,
+          supplements: (plan.supplements ?? []).map((x) => ({ ...x, mandatory: false })),
+        };
+        const none = expectedTotal({ ...plan, supplements: [] }, occupancy, s);
+        const got = pricePlanStay(optional, occupancy, stay);
+        if (none === null) return assert.equal(got.ok, false);
+        assert.ok(got.ok);
+        assert.equal(got.total, none, 'optional supplements are not in the total');
+        for (const sup of optional.supplements) {
+          const price = sup.prices[0];
+          const priced =
+            price !== undefined && index(price.from) < s.start + s.nights && index(price.to) >= s.start;
+          const extra: { id: string; amount: number } | undefined = got.extras.find((x) => x.id === sup.id);
+          assert.equal(extra !== undefined, priced, `${sup.id} offered only with a price in the stay`);
+          if (!extra) continue;
+          // As the only mandatory supplement it adds its own rounding (±1 minor unit from the sum's).
+          const alone = expectedTotal({ ...plan, supplements: [{ ...sup, mandatory: true }] }, occupancy, s);
+          assert.ok(
+            alone !== null && Math.abs(alone - none - extra.amount) <= 1,
+            `${alone} - ${none} vs ${extra.amount}`,
+          );
+        }
+      }),
+      { numRuns: 1000, ...SEED },
     );
   });
 });

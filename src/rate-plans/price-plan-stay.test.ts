@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pricePlanStay } from './price-plan-stay.ts';
-import type { Occupancy, PlanPricing } from './rate-plan.model.ts';
+import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 
 /** The specification's sample message (Rate1-4-HB, "Frangart Inn"), amounts in cents. */
@@ -180,6 +180,66 @@ describe('per room rates, supplements and offers', () => {
       { id: 'cleaning', amount: 3000 },
       { id: 'resort', amount: 900 },
     ]);
+    // the optional one is offered as an extra at its own price: 9 × 3 nights
+    assert.deepEqual(price.extras, [{ id: 'dog', amount: 2700 }]);
+  });
+  it('an optional supplement is an extra only with a price on a night of the stay, on its weekdays', () => {
+    const plan: PlanPricing = {
+      ...perRoom,
+      supplements: [
+        {
+          id: 'sauna',
+          charge: 'per_person_per_stay',
+          mandatory: false,
+          days: ['sat', 'sun'],
+          prices: [{ from: '2027-01-01', to: '2027-12-31', amount: 1200 }],
+        },
+        {
+          id: 'ski',
+          charge: 'per_item',
+          mandatory: false,
+          prices: [{ from: '2027-12-01', to: '2027-12-31', amount: 5000 }],
+        },
+      ],
+    };
+    // 2027-03-01 is a Monday: Mon–Wed nights, no weekend night
+    const weekdays = pricePlanStay(plan, double, s('2027-03-01', '2027-03-04'));
+    assert.ok(weekdays.ok);
+    assert.deepEqual(weekdays.extras, []);
+    // Fri–Mon: Sat and Sun nights of 3, per person per stay: 12 × 2 guests × 2/3
+    const weekend = pricePlanStay(plan, double, s('2027-03-05', '2027-03-08'));
+    assert.ok(weekend.ok);
+    assert.deepEqual(weekend.extras, [{ id: 'sauna', amount: 1600 }]);
+    assert.equal(weekend.total, 30000);
+  });
+  it('weekday rates price only their weekdays (of the night)', () => {
+    const byDay = (days: RateDef['days'], amount: number): RateDef => ({
+      roomTypeId: 'double',
+      from: '2027-03-01',
+      to: '2027-03-31',
+      ...(days ? { days } : {}),
+      byGuests: [{ guests: 2, amount }],
+    });
+    const plan: PlanPricing = {
+      per: 'room',
+      rates: [byDay(['mon', 'tue', 'wed', 'thu', 'sun'], 10000), byDay(['fri', 'sat'], 15000)],
+    };
+    // Thursday 4 March to Monday 8 March: Thu 100, Fri 150, Sat 150, Sun 100
+    const price = pricePlanStay(plan, double, s('2027-03-04', '2027-03-08'));
+    assert.ok(price.ok);
+    assert.equal(price.total, 50000);
+    assert.deepEqual(
+      price.nights.map((n) => n.amount),
+      [10000, 15000, 15000, 10000],
+    );
+    // without the weekend rate, Friday has no price
+    const weekdaysOnly = pricePlanStay(
+      { ...plan, rates: [byDay(['mon', 'tue', 'wed', 'thu', 'sun'], 10000)] },
+      double,
+      s('2027-03-04', '2027-03-06'),
+    );
+    assert.equal(weekdaysOnly.ok, false);
+    assert.equal(weekdaysOnly.ok ? '' : weekdaysOnly.reason, 'unavailable');
   });
   it('a weekly rate (unitNights 7) charges its share for a shorter stay, rounded as rtapp', () => {
     const plan: PlanPricing = {

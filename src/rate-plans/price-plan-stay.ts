@@ -1,8 +1,13 @@
 import { addDays, eachNight, nightsBetween } from '../calendar/dates.ts';
-import { bookingRuleViolation, coversDate, type PlanRestriction, stayRuleViolation } from './plan-rules.ts';
+import {
+  bookingRuleViolation,
+  type PlanRestriction,
+  rateCoversNight,
+  stayRuleViolation,
+} from './plan-rules.ts';
 import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
-import { splitSupplements, supplementValue } from './supplement-value.ts';
+import { splitSupplements, supplementApplies, supplementValue } from './supplement-value.ts';
 
 /** One room's stay under a plan: the party in that room and the date the booking is made. */
 export type PlanStay = {
@@ -28,6 +33,11 @@ export type PlanPrice = {
   freeNights: string[];
   /** Children who stayed free under the family offer. */
   freeChildren: number;
+  /**
+   * Optional supplements with a price for this stay: what each costs the room if the guest adds
+   * it (charged by the same rules as a mandatory one, rounded on its own); not in `total`.
+   */
+  extras: Array<{ id: string; amount: number }>;
 };
 
 /** `occupancy`: the party does not fit the room or the offer; `restricted`: a booking or offer rule; `unavailable`: no rate. */
@@ -186,13 +196,14 @@ export function pricePlanStay(
   const offer = plan.freeNights;
   let night = checkIn;
   while (night < checkOut) {
-    const rate = rates.find((r) => coversDate(r.from, r.to, night));
+    const rate = rates.find((r) => rateCoversNight(r, night));
     if (!rate) return refuse('unavailable', `The rate plan has no price for ${night}.`);
     const amount = rateAmount(plan, rate, occupancy, party);
     if (typeof amount === 'string') return refuse('unavailable', `The rate plan has ${amount} on ${night}.`);
     const left = nightsBetween(night, checkOut);
     const leftInRate = rate.to === undefined ? left : nightsBetween(night, rate.to) + 1;
-    const chunk = Math.min(left, leftInRate, unit);
+    // A weekday rate prices its nights one by one (its next night may be another rate's).
+    const chunk = rate.days ? 1 : Math.min(left, leftInRate, unit);
     let free = false;
     if (offer && los >= offer.nightsRequired && chunk === 1) {
       free = offer.repeat
@@ -213,6 +224,16 @@ export function pricePlanStay(
   const supplements = (plan.supplements ?? [])
     .filter((s) => s.mandatory)
     .map((s) => ({ id: s.id, value: supplementValue(s, stay, pax, los, unit, freeNights) }));
+  const extras = (plan.supplements ?? [])
+    .filter((s) => !s.mandatory && supplementApplies(s, stay))
+    .map((s) => ({
+      id: s.id,
+      amount: rtappRound(
+        [supplementValue(s, stay, pax, los, unit, freeNights)],
+        BigInt(unit) * scale,
+        minorDigits,
+      ),
+    }));
 
   const denominator = BigInt(unit) * scale;
   const ratesExact = nightValues.reduce((a, b) => a + b, 0n);
@@ -237,5 +258,6 @@ export function pricePlanStay(
     supplements: splitSupplements(supplements, total - roomsTotal, denominator, minorDigits),
     freeNights: [...freeNights],
     freeChildren: party.freeChildren,
+    extras,
   };
 }

@@ -16,6 +16,10 @@ const overlaps = (a: Period, b: Period) =>
   (a.from === undefined || b.to === undefined || a.from <= b.to) &&
   (b.from === undefined || a.to === undefined || b.from <= a.to);
 
+/** Two rates' weekdays share a day (absent: every day). */
+const sameDay = (a: { days?: readonly string[] }, b: { days?: readonly string[] }) =>
+  a.days === undefined || b.days === undefined || a.days.some((d) => b.days?.includes(d));
+
 function limits(min: number | undefined, max: number | undefined, at: string, what: string): string[] {
   return min !== undefined && max !== undefined && min > max
     ? [`${at}: ${what} minimum above its maximum`]
@@ -38,7 +42,8 @@ export function pricingProblems(plan: PlanPricing, roomTypeIds: ReadonlySet<stri
     known(rate.roomTypeId, `${here}/roomTypeId`);
     problems.push(...periodProblems(rate, here));
     const j = plan.rates.findIndex(
-      (other, k) => k < i && other.roomTypeId === rate.roomTypeId && overlaps(other, rate),
+      (other, k) =>
+        k < i && other.roomTypeId === rate.roomTypeId && overlaps(other, rate) && sameDay(other, rate),
     );
     if (j >= 0) problems.push(`${here}: overlaps rate ${j} of the same room type`);
     const guests = rate.byGuests.map((b) => b.guests);

@@ -10,6 +10,7 @@ import {
   lengthsOfStay,
   list,
   type Node,
+  rateWeekdays,
   texts,
   weekdays,
 } from './rate-plan-notif.xml.ts';
@@ -74,6 +75,12 @@ function parsePlan(plan: Node, i: number, currencyDigits: (currency: string) => 
   if (typeof code !== 'string' || code === '') fail(`${at}: RatePlanCode is required`);
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(code))
     fail(`${at}: RatePlanCode ${code} must be 1–64 letters, digits, "_", "." or "-"`);
+  // Joining (HotelData 4.5, RatePlanJoin) is not offered in the handshake: a joined plan's parts
+  // would be priced apart from their master, so the message is refused rather than half-applied.
+  if (plan.RatePlanID !== undefined || plan.RatePlanQualifier !== undefined)
+    fail(
+      `${at}: joined rate plans (RatePlanID, RatePlanQualifier) are not supported: this server does not offer OTA_HotelRatePlanNotif_accept_RatePlanJoin; send each rate plan complete on its own`,
+    );
   const type = plan.RatePlanNotifType;
   if (type === 'Remove') return { code, type };
   if (type !== 'New' && type !== 'Overlay') fail(`${at}: RatePlanNotifType must be New, Overlay or Remove`);
@@ -140,7 +147,7 @@ function mealsOf(node: Node): PlanPricing['meals'] | undefined {
 function parseRate(rate: Node, digits: number, at: string): RateDef {
   const roomTypeId = rate.InvTypeCode;
   if (typeof roomTypeId !== 'string' || roomTypeId === '') fail(`${at}: InvTypeCode is required`);
-  if (weekdays(rate)) fail(`${at}: rates for some weekdays only are not supported; send one rate per period`);
+  const days = rateWeekdays(rate, at);
   const byGuests = list(rate.BaseByGuestAmts?.BaseByGuestAmt).map((b: Node) => ({
     guests: int(b.NumberOfGuests, `${at} NumberOfGuests`),
     amount: amount(b.AmountAfterTax, digits, `${at} AmountAfterTax`),
@@ -163,6 +170,7 @@ function parseRate(rate: Node, digits: number, at: string): RateDef {
     roomTypeId,
     from: date(rate.Start, `${at} Start`),
     to: date(rate.End, `${at} End`),
+    ...(days ? { days } : {}),
     byGuests,
     ...(extraAdult === undefined ? {} : { extraAdult }),
     ...(children.length ? { children } : {}),

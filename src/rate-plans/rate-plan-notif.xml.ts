@@ -87,3 +87,16 @@ export function texts(descriptions: Node, name: string): LocalizedText | undefin
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
+
+/**
+ * The weekdays a `Rate`'s Mon…Sun attributes price: the days set to 1/true; when only 0/false
+ * ones are sent, the days not named. Undefined: every day (no attribute, or all seven allowed).
+ */
+export function rateWeekdays(node: Node, what: string): Weekday[] | undefined {
+  const given = DAYS.filter(([attr]) => node[attr] !== undefined);
+  if (given.length === 0) return undefined;
+  const on = given.filter(([attr]) => bool(node[attr])).map(([, d]) => d);
+  const days = on.length > 0 ? on : DAYS.filter(([attr]) => node[attr] === undefined).map(([, d]) => d);
+  if (days.length === 0) fail(`${what}: the rate prices no day of the week`);
+  return days.length === 7 ? undefined : days;
+}

@@ -30,6 +30,8 @@ export const RateDef = Type.Object({
   /** Absent: every date (a static rate). */
   from: Type.Optional(Day),
   to: Type.Optional(Day),
+  /** Rate Mon…Sun: the weekdays (of the night) it prices; absent: every day. */
+  days: Type.Optional(Type.Array(Weekday, { minItems: 1, maxItems: 7, uniqueItems: true })),
   /** BaseByGuestAmt: the price by number of guests (per person or per room, see `per`). */
   byGuests: Type.Array(Type.Object({ guests: Type.Integer({ minimum: 1, maximum: 100 }), amount: Amount }), {
     minItems: 1,

@@ -3,7 +3,25 @@ import { coversDate, weekdayOf } from './plan-rules.ts';
 import type { SupplementDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 
-/** A mandatory supplement's exact value over the stay (numerator over `unit × los`), as rtapp charges it. */
+/** Does the supplement have a price on a night of the stay (its weekdays, its room type)? */
+export function supplementApplies(
+  s: SupplementDef,
+  stay: { roomTypeId: string; checkIn: string; checkOut: string },
+): boolean {
+  return eachNight(stay.checkIn, stay.checkOut).some(
+    (night) =>
+      (!s.days || s.days.includes(weekdayOf(night))) &&
+      s.prices.some(
+        (p) =>
+          coversDate(p.from, p.to, night) && (p.roomTypeId === undefined || p.roomTypeId === stay.roomTypeId),
+      ),
+  );
+}
+
+/**
+ * A supplement's exact value over the stay (numerator over `unit × los`), as rtapp charges a
+ * mandatory one; an optional one chosen as an extra is charged by the same rules.
+ */
 export function supplementValue(
   s: SupplementDef,
   stay: { roomTypeId: string; checkIn: string; checkOut: string },

@@ -1,41 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { PaymentsConfig, StripeSignatureHeaders, WebhookReceipt } from './payments.schemas.ts';
 import { applyStripeEvent } from './stripe-webhook.service.ts';
-
-const PaymentsConfig = Type.Object(
-  {
-    provider: Type.Union([Type.Literal('test'), Type.Literal('stripe')], {
-      description:
-        '`test`: send the test tokens of docs/api.md §4; `stripe`: take the card with Stripe Elements',
-    }),
-    publishableKey: Type.Optional(
-      Type.String({
-        description: 'With `stripe`: the key to load Stripe.js with (`Stripe(publishableKey)`)',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    title: 'PaymentsConfig',
-    examples: [{ provider: 'stripe', publishableKey: 'pk_test_…' }],
-  },
-);
-
-const WebhookReceipt = Type.Object(
-  {
-    received: Type.Literal(true),
-    outcome: Type.Union([Type.Literal('applied'), Type.Literal('duplicate'), Type.Literal('ignored')], {
-      description: '`duplicate`: this event id was applied before; `ignored`: nothing to change',
-    }),
-  },
-  { additionalProperties: false, title: 'StripeWebhookReceipt' },
-);
 
 /**
  * `GET /api/v1/payments/config` (docs/api.md §4) and, with Stripe, `POST /api/v1/payments/stripe/webhook`.
@@ -84,7 +55,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
           '`payment_intent.payment_failed`, `charge.refunded` and `charge.dispute.created`, verified with ' +
           '`Stripe-Signature` (STRIPE_WEBHOOK_SECRET, Stripe’s default tolerance of 5 minutes) and applied to ' +
           'the payments ledger once per event id. A bad signature answers `400`.',
-        headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
+        headers: StripeSignatureHeaders,
         response: { 200: WebhookReceipt, ...problemResponses() },
       },
     },

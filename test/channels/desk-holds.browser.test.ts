@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { SCOPES } from '../../src/operator/scopes.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
   DESKTOP,
   launchChromium,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { addDays, book, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
+import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 import { FeedServer } from './feed-server.ts';
@@ -207,6 +207,41 @@ describe('iCal feeds', () => {
     await call('DELETE', `/ical-imports/${imported.id}`);
     const released = await calendarNight(hotel.id, 'suite', night(40));
     assert.deepEqual([released.sold, released.external, released.conflicts], [2, 0, 0]);
+  });
+
+  it('gives a room freed on an overbooked night to the hold at once: cancellation, more rooms', async () => {
+    const hotel = await freshHotel();
+    const first = await book(app.t, { ...suiteStay(hotel.id, 44, 1), rooms: 1 });
+    const second = await book(app.t, { ...suiteStay(hotel.id, 44, 1), rooms: 1 });
+    platform.status = 200;
+    platform.events([
+      ['one@platform', night(44), night(45)],
+      ['two@platform', night(44), night(45)],
+    ]);
+    const imported = await importFeed(hotel.id);
+    const full = await calendarNight(hotel.id, 'suite', night(44));
+    assert.deepEqual([full.rooms, full.sold, full.left, full.external, full.conflicts], [2, 2, 0, 2, 2]);
+    // A guest cancels: the other channel's guest has that room now, not the next buyer.
+    assert.equal((await cancel(app.t, first.reservation.id, first.token)).statusCode, 200);
+    const one = await calendarNight(hotel.id, 'suite', night(44));
+    assert.deepEqual([one.rooms, one.sold, one.left, one.external, one.conflicts], [2, 1, 0, 2, 1]);
+    assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(44), night(45)), 0);
+    // The hotel adds a room (the calendar): the last hold takes it.
+    const patched = await app.t.inject({
+      method: 'PATCH',
+      url: `${OPERATOR}/hotels/${hotel.id}/calendar`,
+      headers: auth(app.root),
+      payload: { updates: [{ roomTypeIds: ['suite'], from: night(44), to: night(44), set: { rooms: 3 } }] },
+    });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const both = await calendarNight(hotel.id, 'suite', night(44));
+    assert.deepEqual([both.rooms, both.sold, both.left, both.external, both.conflicts], [3, 1, 0, 2, 0]);
+    assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(44), night(45)), 0);
+    // The last Innkeep guest cancels too: one room is for sale again.
+    assert.equal((await cancel(app.t, second.reservation.id, second.token)).statusCode, 200);
+    assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(44), night(45)), 1);
+    await call('DELETE', `/ical-imports/${imported.id}`);
+    assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(44), night(45)), 3);
   });
 
   it('keeps the last good holds when a fetch fails', async () => {

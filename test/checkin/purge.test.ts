@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { purgeIdentityData } from '../../src/checkin/purge.ts';
+import { purgeIdentityData } from '../../src/checkin/commands/purge-identity-data.ts';
 import { addDays, type Json } from '../booking/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {

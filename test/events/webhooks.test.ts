@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { EventType } from '../../src/events/event-types.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { VERIFY_SNIPPET } from '../../src/operator/webhooks.docs.ts';
+import { VERIFY_SNIPPET } from '../../src/events/webhooks.docs.ts';
 import { bookStay, completeCheckin, openedSession } from '../checkin/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';

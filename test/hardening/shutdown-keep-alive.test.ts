@@ -24,6 +24,8 @@ async function service(): Promise<ServiceProcess> {
 
 interface Outcome {
   answered: Map<number, number>;
+  /** The media type and code of each 503 answer seen. */
+  unavailable: Set<string>;
   errors: Map<string, number>;
 }
 
@@ -34,8 +36,17 @@ async function client(port: number, agent: http.Agent, outcome: Outcome, state: 
       const request = http.request(
         { host: '127.0.0.1', port, path: '/healthz', agent, method: 'GET' },
         (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
+          let body = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => {
+            body += chunk;
+          });
+          response.on('end', () => {
+            if (response.statusCode === 503) {
+              const code = (JSON.parse(body) as { code?: string }).code;
+              outcome.unavailable.add(`${response.headers['content-type']} ${code}`);
+            }
+            resolve(response.statusCode ?? 0);
+          });
           response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
         },
       );
@@ -60,7 +71,7 @@ describe('SIGTERM under keep-alive load', () => {
 
   it('resets no connection: every request is answered or its new connection refused', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 24 });
-    const outcome: Outcome = { answered: new Map(), errors: new Map() };
+    const outcome: Outcome = { answered: new Map(), errors: new Map(), unavailable: new Set() };
     const state = { stop: false };
     const clients = Array.from({ length: 24 }, () => client(svc.port, agent, outcome, state));
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -77,6 +88,10 @@ describe('SIGTERM under keep-alive load', () => {
       assert.equal(code, 'ECONNREFUSED', `only refused connections after the port closed: ${summary}`);
     }
     for (const status of outcome.answered.keys()) assert.ok([200, 503].includes(status), summary);
+    // Refused while closing: problem+json like every other answer, not Fastify's plain JSON.
+    for (const seen of outcome.unavailable) {
+      assert.equal(seen, 'application/problem+json; charset=utf-8 service_unavailable', summary);
+    }
   });
 });
 

@@ -3,7 +3,8 @@
  * read of the database, and no night is sold past its rooms.
  */
 import assert from 'node:assert/strict';
-import { evaluate, withDefaults } from '../../src/booking/availability.service.ts';
+import { evaluate } from '../../src/booking/commands/stay-evaluation.ts';
+import { withDefaults } from '../../src/booking/commands/stay-request.ts';
 import { hotelToday } from '../../src/calendar/dates.ts';
 import type { Json, StayBody } from '../booking/helpers.ts';
 import { BOOKING } from '../booking/helpers.ts';

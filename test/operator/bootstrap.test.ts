@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { bootstrapOperatorKey } from '../../src/operator/bootstrap.ts';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';

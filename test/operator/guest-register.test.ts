@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { purgeIdentityData } from '../../src/checkin/purge.ts';
+import { purgeIdentityData } from '../../src/checkin/commands/purge-identity-data.ts';
 import { addDays, assertInvalid, assertProblem, type Json } from '../booking/helpers.ts';
 import {
   type Booked,

@@ -1,8 +1,8 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { SCOPES, type Scope } from '../../src/operator/scopes.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 export const OPERATOR = '/api/v1/operator';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SCOPES } from '../../src/operator/scopes.ts';
+import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
 
 describe('operator keys over HTTP', () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HTTPMethods } from 'fastify';
-import { SCOPES, type Scope } from '../../src/operator/scopes.ts';
+import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
 import { arrived, bookStay } from './reservation-helpers.ts';
 
@@ -318,7 +318,7 @@ describe('operator API security (every route)', () => {
 
   it('refuses to start an operator route that declares no scope', async () => {
     const { default: Fastify } = await import('fastify');
-    const { guardOperatorRoutes } = await import('../../src/operator/operator-auth.ts');
+    const { guardOperatorRoutes } = await import('../../src/operator-access/operator-auth.ts');
     const bare = Fastify();
     guardOperatorRoutes(bare, { authenticate: async () => assert.fail(), forget: () => {} });
     assert.throws(() => bare.get('/open', async () => 'no'), /declares no config.operatorScope/);

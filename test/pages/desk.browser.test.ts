@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { SCOPES } from '../../src/operator/scopes.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
   assertNoBrokenText,
   DESKTOP,

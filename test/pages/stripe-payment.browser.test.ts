@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import {
   bookStay,
   GUEST_DETAILS,

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { FeedServer } from '../channels/feed-server.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {

@@ -7,12 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
 import type pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { NIGHTS_CHANNEL, NightStore } from '../../src/hotel-calendar/night-store.ts';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { operatorKeyHasher } from '../../src/operator/key-secret.ts';
 import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { addDays, book, cancel, localToday, roomsLeft, type StayBody } from '../booking/helpers.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -148,6 +149,9 @@ describe('search from memory across processes', () => {
     const searching = (async () => {
       while (writing) {
         for (const body of stays().slice(0, 4)) {
+          // A turn of the event loop between searches answered from memory (no I/O), so the other
+          // process's answers are read meanwhile (see test/booking/search-memory.test.ts).
+          await setImmediate();
           const res = await t.inject({
             method: 'POST',
             url: `${BOOKING}/availability/search`,

@@ -4,7 +4,7 @@ import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
 import { addDays, type Json, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { validateAlpineBits } from '../helpers/xsd-validate.ts';
+import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
 
 /**
@@ -113,6 +113,8 @@ describe('OTA_HotelRatePlanNotif:RatePlans', () => {
       { xml, clientId: 'pms', auth: { hotelIds } },
     );
   async function schemaValid(xml: string) {
+    // The pricing checks run everywhere; the schema check where xmllint is (CI installs it).
+    if (skipWithoutXmllint) return;
     const result = await validateAlpineBits(xml);
     assert.ok(result.valid, `${result.errors}\n${xml}`);
   }

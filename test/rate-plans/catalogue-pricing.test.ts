@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { CatalogError, parseCatalog } from '../../src/catalog/catalog.validate.ts';
-import { type Json, modify, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
+import { addDays, type Json, modify, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /** A hotel without a PMS pricing as hotels price (API.md 11.3) in its catalogue file. */
@@ -174,6 +174,78 @@ describe('catalogue validation of pricing', () => {
       (e: unknown) =>
         e instanceof CatalogError &&
         e.problems.includes('hotels/0/ratePlans/0: a rate plan needs "prices" or "pricing"'),
+    );
+  });
+});
+
+describe('catalogue weekday rates and extras (docs/api.md 6.1)', () => {
+  let t: TestApp;
+  let hotel: HotelDef;
+  before(async () => {
+    hotel = familyHotel();
+    const plan = hotel.ratePlans[0];
+    assert.ok(plan?.pricing);
+    plan.pricing = {
+      per: 'room',
+      rates: [
+        {
+          roomTypeId: 'double',
+          days: ['sun', 'mon', 'tue', 'wed', 'thu'],
+          byGuests: [{ guests: 2, amount: 10000 }],
+        },
+        { roomTypeId: 'double', days: ['fri', 'sat'], byGuests: [{ guests: 2, amount: 14000 }] },
+      ],
+      supplements: [
+        {
+          id: 'late-checkout',
+          charge: 'per_room_per_stay',
+          mandatory: false,
+          prices: [{ from: '2020-01-01', to: '2099-12-31', amount: 2500 }],
+          names: { en: 'Late check-out', pt: 'Saída tardia' },
+        },
+      ],
+    };
+    t = await startTestApp({ hotels: [hotel] });
+  });
+  after(() => t.close());
+
+  it('prices each night at its weekday’s rate; the extra on request', async () => {
+    const { checkIn } = stay(t, 10, 1);
+    // a full week: five nights at 100 and Friday and Saturday at 140
+    const week = { hotelId: hotel.id, checkIn, checkOut: addDays(checkIn, 7), adults: 2 };
+    const res = await search(t, week);
+    assert.equal(res.statusCode, 200, res.body);
+    const offer = res.json().offers[0];
+    assert.equal(offer.total.amount, 5 * 10000 + 2 * 14000);
+    assert.deepEqual(offer.plan.extras, [
+      {
+        code: 'late-checkout',
+        names: { en: 'Late check-out', pt: 'Saída tardia' },
+        amount: { amount: 2500, currency: 'EUR' },
+      },
+    ]);
+    const quote = await quoteOk(t, {
+      ...week,
+      roomTypeId: 'double',
+      ratePlanId: 'family',
+      services: ['late-checkout'],
+    });
+    assert.equal(quote.total.amount, 5 * 10000 + 2 * 14000 + 2500);
+  });
+
+  it('refuses rates of one room type sharing a date and a weekday', () => {
+    const clash = familyHotel();
+    const plan = clash.ratePlans[0];
+    assert.ok(plan?.pricing);
+    plan.pricing.rates = [
+      { roomTypeId: 'double', days: ['fri', 'sat'], byGuests: [{ guests: 2, amount: 1 }] },
+      { roomTypeId: 'double', days: ['sat', 'sun'], byGuests: [{ guests: 2, amount: 1 }] },
+    ];
+    assert.throws(
+      () => parseCatalog({ hotels: [clash] }),
+      (e: unknown) =>
+        e instanceof CatalogError &&
+        e.problems.includes('hotels/0/ratePlans/0/pricing/rates/1: overlaps rate 0 of the same room type'),
     );
   });
 });

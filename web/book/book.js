@@ -289,6 +289,30 @@ function planNotes(plan) {
   ].filter(Boolean);
 }
 
+/** The plan's optional extras (API.md 11.3): those ticked are added to the quote as services. */
+function extrasField(plan) {
+  if (!plan?.extras?.length) return null;
+  return h(
+    'fieldset',
+    { class: 'extras' },
+    h('legend', {}, t('book.extras')),
+    plan.extras.map((x) =>
+      h(
+        'label',
+        { class: 'check' },
+        h('input', { type: 'checkbox', name: `extra-${x.code}`, value: x.code, 'data-extra': '' }),
+        h(
+          'span',
+          {},
+          inLanguage(x.names) ?? x.code,
+          ' ',
+          h('span', { class: 'muted' }, `+ ${money(x.amount)}`),
+        ),
+      ),
+    ),
+  );
+}
+
 function offerCard(offer) {
   const headingId = newId('offer');
   const free = new Set(offer.plan?.freeNights ?? []);
@@ -297,6 +321,7 @@ function offerCard(offer) {
     { class: 'card offer', 'aria-labelledby': headingId },
     h('h3', { id: headingId }, stayName(offer)),
     ...planNotes(offer.plan),
+    extrasField(offer.plan),
     h(
       'p',
       { class: 'price' },
@@ -339,9 +364,16 @@ function offerCard(offer) {
 
 async function chooseOffer(button, offer) {
   button.disabled = true;
+  const extras = [...button.closest('.offer').querySelectorAll('[data-extra]:checked')].map((i) => i.value);
   try {
     state.quote = await api('POST', '/booking/quote', {
-      body: { hotelId, ...state.stay, roomTypeId: offer.roomType.id, ratePlanId: offer.ratePlan.id },
+      body: {
+        hotelId,
+        ...state.stay,
+        services: [...state.stay.services, ...extras],
+        roomTypeId: offer.roomType.id,
+        ratePlanId: offer.ratePlan.id,
+      },
     });
     state.view = 'quote';
     render();
@@ -362,7 +394,9 @@ function lineName(line) {
 }
 
 function lineLabel(line, plan) {
-  const supplement = line.type === 'service' && plan?.supplements.find((s) => s.code === line.code);
+  const supplement =
+    line.type === 'service' &&
+    [...(plan?.supplements ?? []), ...(plan?.extras ?? [])].find((s) => s.code === line.code);
   if (supplement) return inLanguage(supplement.names) ?? lineName(line);
   if (line.type === 'room')
     return `${lineName(line)} · ${date(line.date)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}`;

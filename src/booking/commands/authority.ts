@@ -1,6 +1,7 @@
-import { hashSecret, normalizeConfirmationCode, sameHash } from '../../infra/crypto/tokens.ts';
+import { hashSecret, sameHash } from '../../infra/crypto/tokens.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { reservationNotFound } from '../../reservations/reservation-code.ts';
 
 /**
  * Who asks for a change: the guest, holding the reservation's access token, or the hotel, through
@@ -10,13 +11,7 @@ export type Authority =
   | { kind: 'guest'; accessToken: string }
   | { kind: 'operator'; keyId: string; hotelIds: readonly string[] | null };
 
-export const notFound = () => new AppError('not_found', 'No such reservation.');
-
-export function reservationCodeOrNotFound(raw: string): string {
-  const code = normalizeConfirmationCode(raw);
-  if (!code) throw notFound();
-  return code;
-}
+export const notFound = reservationNotFound;
 
 /**
  * The guest's token must be this reservation's (only its hash is stored, so hashes are compared,

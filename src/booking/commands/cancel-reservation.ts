@@ -1,77 +1,20 @@
-import { toRfc3339 } from '../../calendar/dates.ts';
-import type { Transaction } from '../../infra/db/database.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import type { Money } from '../../payments/money.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
-import type { PaymentStatus, ReservationRow } from '../../reservations/reservation.row.ts';
-import { inventoryRepository } from '../inventory.repository.ts';
+import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { OperatorCancelRequest } from '../reservation-requests.schemas.ts';
 import { cancellationCharge } from '../rules/cancellation.ts';
 import { type Authority, assertVersion } from './authority.ts';
-import {
-  type ChangeOptions,
-  type CommandContext,
-  lockForChange,
-  type MoneyMoved,
-  recordPaymentEvents,
-  recordReservationEvent,
-  refundFor,
-} from './command.ts';
+import type { ChangeOptions, CommandContext } from './command-context.ts';
+import { releaseWithFee } from './release-with-fee.ts';
+import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
+import { lockForChange } from './reservation-lock.ts';
 
 /** The guest's `{ reason }` (docs/api.md §2.5); `waiveFee` only for the hotel (7.2). */
 export type CancelInput = OperatorCancelRequest;
-
-/**
- * Ends a confirmed stay for money, as a cancellation and a no-show both do: the rooms of every night
- * released, the fee of the policy in force at booking (0 when waived), what was paid beyond the fee
- * refunded. Answers the row to write; the caller writes it and raises its events.
- */
-export async function releaseWithFee(
-  tx: Transaction,
-  ctx: CommandContext,
-  row: ReservationRow,
-  terms: { reason: string | null; waiveFee: boolean; now: Date },
-): Promise<{ next: ReservationRow; moved: MoneyMoved[] }> {
-  const charge = cancellationCharge({
-    policy: row.stay.cancellationPolicy,
-    total: row.totalAmount,
-    paid: row.paidAmount,
-    now: terms.now,
-  });
-  const fee = terms.waiveFee ? 0 : charge.fee;
-  const refund = Math.max(0, row.paidAmount - fee);
-  const unreleased = await inventoryRepository.apply(tx, row.hotelId, [
-    { roomTypeId: row.roomTypeId, checkIn: row.checkIn, checkOut: row.checkOut, rooms: -row.rooms },
-  ]);
-  // Cannot happen while every confirmed reservation's rooms are counted in `sold`; if it does, the
-  // stay still ends and the drift is left for a human rather than silently ignored.
-  if (unreleased.length > 0)
-    ctx.log.error(
-      { reservation: row.code, unreleased },
-      'inventory did not hold the rooms released by a cancellation',
-    );
-  const moved: MoneyMoved[] = [];
-  if (refund > 0) moved.push(await refundFor(tx, ctx, row, refund, 'cancellation'));
-  const paidAfter = row.paidAmount - refund;
-  let paymentStatus: PaymentStatus = row.paymentStatus;
-  if (refund > 0) paymentStatus = paidAfter === 0 ? 'refunded' : 'partially_refunded';
-  const next: ReservationRow = {
-    ...row,
-    status: 'cancelled',
-    paidAmount: paidAfter,
-    paymentStatus,
-    cancellation: {
-      cancelledAt: toRfc3339(terms.now),
-      reason: terms.reason,
-      fee: { amount: fee, currency: row.currency },
-      refund: { amount: refund, currency: row.currency },
-    },
-  };
-  return { next, moved };
-}
 
 /**
  * What cancelling now would charge (docs/api.md §2.5): the fee, the refund of what was paid beyond it and

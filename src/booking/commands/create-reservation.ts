@@ -1,6 +1,8 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
+import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
+import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
@@ -10,26 +12,20 @@ import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { pricedHotelOrFail } from '../availability.service.ts';
-import type { QuoteResponse } from '../booking.schemas.ts';
-import { inventoryRepository } from '../inventory.repository.ts';
+import type { QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import { policyAsOf } from '../rules/cancellation-policy.ts';
 import { priceRoomsUnderPlan } from '../rules/plan-pricing.ts';
 import type { StayPrice } from '../rules/pricing.ts';
-import { sellsRoomType } from '../rules/pricing.ts';
 import { findRestriction } from '../rules/restrictions.ts';
 import type { Authority } from './authority.ts';
-import {
-  type CommandContext,
-  chargeFor,
-  type MoneyMoved,
-  recordPaymentEvents,
-  recordReservationEvent,
-  shortageError,
-  stayFromPrice,
-} from './command.ts';
+import { shortageError } from './availability-problems.ts';
+import type { CommandContext } from './command-context.ts';
+import { pricedHotelOrFail } from './hotel-lookup.ts';
+import { stayFromPrice } from './priced-stay.ts';
+import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
+import { chargeFor, type MoneyMoved } from './reservation-payments.ts';
 
 export interface NewReservation {
   row: ReservationRow;

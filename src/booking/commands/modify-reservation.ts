@@ -1,29 +1,23 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
+import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { noOfferError, pricedHotelOrFail } from '../availability.service.ts';
-import { inventoryRepository } from '../inventory.repository.ts';
 import type { OperatorModifyRequest } from '../reservation-requests.schemas.ts';
 import { evaluateStay } from '../rules/availability.ts';
-import { validateStay } from '../stay-validation.ts';
+import { validateStay } from '../rules/stay-validation.ts';
 import type { Authority } from './authority.ts';
-import {
-  type ChangeOptions,
-  type CommandContext,
-  chargeFor,
-  lockForChange,
-  type MoneyMoved,
-  recordPaymentEvents,
-  recordReservationEvent,
-  refundFor,
-  shortageError,
-  stayFromPrice,
-} from './command.ts';
+import { noOfferError, shortageError } from './availability-problems.ts';
+import type { ChangeOptions, CommandContext } from './command-context.ts';
+import { pricedHotelOrFail } from './hotel-lookup.ts';
+import { stayFromPrice } from './priced-stay.ts';
+import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
+import { lockForChange } from './reservation-lock.ts';
+import { chargeFor, type MoneyMoved, refundFor } from './reservation-payments.ts';
 
 /** The change asked for: the guest's body of API.md 2.4; `force` and `internalNotes` only for the hotel. */
 export type ModifyInput = OperatorModifyRequest;

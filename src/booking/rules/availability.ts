@@ -1,9 +1,9 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
-import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import { type HotelNights, hotelNights, sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
 import { priceRoomsUnderPlan } from './plan-pricing.ts';
-import { type PriceOptions, priceStay, type StayPrice, sellsRoomType } from './pricing.ts';
+import { type PriceOptions, priceStay, type StayPrice } from './pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
 
 export type StayRequest = {

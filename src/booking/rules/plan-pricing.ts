@@ -40,6 +40,8 @@ export type PlanStayInput = {
   rooms: number;
   /** The hotel's date of the booking; advance-booking offsets count from it. */
   today: string;
+  /** Service ids asked for: the plan's optional supplements among them are its extras (§9.3). */
+  services?: readonly string[];
 };
 
 /**
@@ -76,7 +78,34 @@ export function priceRoomsUnderPlan(
     if (!price.ok) return price;
     rooms.push(price);
   }
+  for (const id of input.services ?? []) {
+    const extra = optionalSupplement(plan, id);
+    if (extra && !rooms.every((room) => room.extras.some((x) => x.id === id)))
+      return {
+        ok: false,
+        reason: 'unavailable',
+        message: `The extra "${textOf(extra.names, id)}" has no price for this stay.`,
+      };
+  }
   return { ok: true, rooms };
+}
+
+/** The plan's optional supplement of that code: an extra a guest may add as a service. */
+export function optionalSupplement(plan: PlanPricing | undefined, id: string) {
+  return plan?.supplements?.find((s) => s.id === id && !s.mandatory);
+}
+
+/**
+ * Why a requested service id that is not one of the hotel's services is refused, or null when it
+ * is an optional supplement of the chosen rate plan (of any plan when none is chosen yet: a search).
+ */
+export function planExtraProblem(hotel: Hotel, id: string, ratePlanId?: string): string | null {
+  const plans = hotel.ratePlans.filter((p) => optionalSupplement(p.pricing, id));
+  if (plans.length === 0) return `unknown service "${id}"`;
+  if (ratePlanId !== undefined && hotel.ratePlans.some((p) => p.id === ratePlanId))
+    if (!plans.some((p) => p.id === ratePlanId))
+      return `service "${id}" is an extra of another rate plan, not offered with "${ratePlanId}"`;
+  return null;
 }
 
 /** A text in English when the plan has it, else its first language; `fallback` without any. */
@@ -85,18 +114,23 @@ export function textOf(texts: Record<string, string> | undefined, fallback: stri
   return texts[language] ?? texts.en ?? Object.values(texts)[0] ?? fallback;
 }
 
-/** The mandatory supplements of all the rooms, one line each (rooms summed), in the plan's order. */
+/**
+ * The mandatory supplements and the extras asked for (`services`), one line each (rooms summed),
+ * in the plan's order.
+ */
 export function planSupplementLines(
   plan: PlanPricing,
   rooms: readonly PlanPrice[],
+  services: readonly string[] = [],
 ): Array<{ id: string; name: string; amount: number }> {
   return (plan.supplements ?? [])
-    .filter((s) => s.mandatory)
+    .filter((s) => s.mandatory || services.includes(s.id))
     .map((s) => ({
       id: s.id,
       name: textOf(s.names, s.id),
       amount: rooms.reduce(
-        (sum, room) => sum + (room.supplements.find((x) => x.id === s.id)?.amount ?? 0),
+        (sum, room) =>
+          sum + ((s.mandatory ? room.supplements : room.extras).find((x) => x.id === s.id)?.amount ?? 0),
         0,
       ),
     }));
@@ -110,9 +144,16 @@ export type PlanDetails = {
   freeNights: string[];
   freeChildren: number;
   supplements: Array<{ code: string; names?: Record<string, string>; descriptions?: Record<string, string> }>;
+  /** Optional supplements with a price for this stay, bookable as `services`, with their price (all rooms). */
+  extras: Array<{
+    code: string;
+    names?: Record<string, string>;
+    descriptions?: Record<string, string>;
+    amount: { amount: number; currency: string };
+  }>;
 };
 
-export function planDetails(plan: PlanPricing, rooms: readonly PlanPrice[]): PlanDetails {
+export function planDetails(plan: PlanPricing, rooms: readonly PlanPrice[], currency: string): PlanDetails {
   return {
     ...(plan.names ? { names: plan.names } : {}),
     ...(plan.descriptions ? { descriptions: plan.descriptions } : {}),
@@ -125,6 +166,17 @@ export function planDetails(plan: PlanPricing, rooms: readonly PlanPrice[]): Pla
         code: s.id,
         ...(s.names ? { names: s.names } : {}),
         ...(s.descriptions ? { descriptions: s.descriptions } : {}),
+      })),
+    extras: (plan.supplements ?? [])
+      .filter((s) => !s.mandatory && rooms.every((room) => room.extras.some((x) => x.id === s.id)))
+      .map((s) => ({
+        code: s.id,
+        ...(s.names ? { names: s.names } : {}),
+        ...(s.descriptions ? { descriptions: s.descriptions } : {}),
+        amount: {
+          amount: rooms.reduce((sum, room) => sum + (room.extras.find((x) => x.id === s.id)?.amount ?? 0), 0),
+          currency,
+        },
       })),
   };
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addDays } from '../../calendar/dates.ts';
+import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { assertConsistent, eur, hotel, ratePlan, stay } from './pricing.fixtures.ts';
-import { priceStay, sellsRoomType } from './pricing.ts';
+import { priceStay } from './pricing.ts';
 import { includedTaxAmount } from './tax-amount.ts';
 
 describe('priceStay: services', () => {

@@ -9,7 +9,13 @@ import {
 import type { Money } from '../../payments/money.ts';
 import { type CancellationPolicy, cancellationPolicyFor, policyAsOf } from './cancellation-policy.ts';
 import { type RoomParty, splitParty } from './party.ts';
-import { type PlanDetails, planDetails, planSupplementLines, priceRoomsUnderPlan } from './plan-pricing.ts';
+import {
+  optionalSupplement,
+  type PlanDetails,
+  planDetails,
+  planSupplementLines,
+  priceRoomsUnderPlan,
+} from './plan-pricing.ts';
 import { addedTaxQuantity, includedTaxAmount } from './tax-amount.ts';
 
 export type PriceLine = {
@@ -55,9 +61,6 @@ export type StayToPrice = {
   /** The hotel's date of the booking (an occupancy-priced plan's advance booking); default the check-in. */
   today?: string;
 };
-
-/** A room type is sold under a rate plan only when the plan gives it a price. */
-export { sellsRoomType };
 
 /** Room price rule: base + extraAdult per adult above includedAdults + child per child. */
 function roomNightAmount(price: NightPrice, room: RoomParty): number {
@@ -203,7 +206,7 @@ export function priceStay(
   const serviceLines: PriceLine[] = [];
   let servicesTotal = 0;
   if (planned?.ok && ratePlan.pricing) {
-    for (const s of planSupplementLines(ratePlan.pricing, planned.rooms)) {
+    for (const s of planSupplementLines(ratePlan.pricing, planned.rooms, input.services)) {
       servicesTotal += s.amount;
       if (!summary) serviceLines.push(line(currency, 'service', s.id, s.name, 1, s.amount));
     }
@@ -212,6 +215,8 @@ export function priceStay(
     const serviceId = input.services[i] as string;
     if (input.services.indexOf(serviceId) !== i) continue; // a repeated id counts once
     const service = hotel.services.find((s) => s.id === serviceId);
+    // A plan's extra is priced with its supplements above; another plan's is not offered here.
+    if (!service && hotel.ratePlans.some((p) => optionalSupplement(p.pricing, serviceId))) continue;
     if (!service) throw new Error(`Unknown service ${serviceId} in hotel ${hotel.id}`);
     const quantity = serviceQuantity(service, input, dates.length);
     servicesTotal += service.amount * quantity;
@@ -247,6 +252,8 @@ export function priceStay(
       cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
       options.now,
     ),
-    ...(planned?.ok && ratePlan.pricing ? { plan: planDetails(ratePlan.pricing, planned.rooms) } : {}),
+    ...(planned?.ok && ratePlan.pricing
+      ? { plan: planDetails(ratePlan.pricing, planned.rooms, currency) }
+      : {}),
   };
 }

@@ -1,30 +1,12 @@
-import { AppError } from '../../infra/http/problems.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
-import { reachStoredSession, rememberAnswer, rememberedAnswer } from '../session-cache.ts';
-import {
-  assertNotExpired,
-  type CheckinContext,
-  needsSettling,
-  type SessionState,
-  settle,
-  signSession,
-  stateOf,
-} from './checkin-command.ts';
-
-/**
- * The session a request names, read (not locked) with its reservation in one statement, and still
- * reachable: the proof a step is taken with. Unknown ids are `not_found` and expired sessions
- * `session_expired`, for any request.
- */
-export async function reachSession(ctx: CheckinContext, id: string): Promise<SessionState> {
-  const stored = id.startsWith('cks_') ? await reachStoredSession(ctx.db, id) : null;
-  if (!stored) throw new AppError('not_found', 'No check-in session has this id.');
-  const state = stateOf(ctx, id, stored, stored.reservation);
-  assertNotExpired(ctx, state.expiresAt);
-  return state;
-}
+import { rememberAnswer, rememberedAnswer } from '../session-cache.ts';
+import type { CheckinContext } from './checkin-context.ts';
+import { reachSession } from './reach-session.ts';
+import { stateOf } from './session-state.ts';
+import { needsSettling, settle } from './settle-session.ts';
+import { signSession } from './sign-session.ts';
 
 /**
  * The session and its signature (API.md 3.2). An open session whose reservation changed (a party

@@ -1,5 +1,5 @@
 import { AppError } from '../../infra/http/problems.ts';
-import type { CheckinContext } from './checkin-command.ts';
+import type { CheckinContext } from './checkin-context.ts';
 import { openSession } from './open-session.ts';
 
 /**

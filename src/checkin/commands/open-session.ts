@@ -6,19 +6,14 @@ import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { checkinRepository as repo, type SessionRow } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
 import { recordCheckinEvent } from '../checkin-events.ts';
-import { sameLastName } from '../proof.ts';
-import { stepFacts } from '../reservation-facts.ts';
+import { sameLastName } from '../rules/proof.ts';
+import { stepFacts } from '../rules/reservation-facts.ts';
+import { initialSteps } from '../rules/step-machine.ts';
 import { tokenContext } from '../session-secrets.ts';
-import { initialSteps } from '../step-machine.ts';
-import {
-  assertNotExpired,
-  type CheckinContext,
-  expiryOf,
-  hotelOf,
-  signSession,
-  stateOf,
-} from './checkin-command.ts';
+import type { CheckinContext } from './checkin-context.ts';
 import { countProof, forgiveProofs } from './proof-limits.ts';
+import { assertNotExpired, expiryOf, hotelOf, stateOf } from './session-state.ts';
+import { signSession } from './sign-session.ts';
 
 /** How a caller proves a reservation: the booker's last name, or the reservation's access token. */
 export interface ReservationProof {

@@ -1,7 +1,7 @@
 import { hashSecret } from '../../infra/crypto/tokens.ts';
 import { windowLimitExceeded } from '../../infra/http/rate-limit-headers.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
-import type { CheckinContext } from './checkin-command.ts';
+import type { CheckinContext } from './checkin-context.ts';
 
 /**
  * Counts one proof by last name (or a wrong token) against guessing, without letting one client

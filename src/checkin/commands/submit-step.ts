@@ -5,27 +5,17 @@ import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
 import type { SignedSession, StepSubmission } from '../checkin.schemas.ts';
-import { partySize } from '../reservation-facts.ts';
+import { partySize } from '../rules/reservation-facts.ts';
+import { allStepsDone, completeStep, type Refusal, refuseSubmission } from '../rules/step-machine.ts';
 import { stepContext } from '../session-secrets.ts';
 import { sessionStatus } from '../session-view.ts';
 import { acceptStepData, schemaErrors } from '../step-data.ts';
-import {
-  allStepsDone,
-  completeStep,
-  type Refusal,
-  refuseSubmission,
-  type StepName,
-} from '../step-machine.ts';
-import { stepNamed } from '../steps/index.ts';
-import {
-  assertNotExpired,
-  type CheckinContext,
-  completeCheckin,
-  type SessionState,
-  settle,
-  signSession,
-  stateOf,
-} from './checkin-command.ts';
+import { type StepName, stepNamed } from '../steps/index.ts';
+import type { CheckinContext } from './checkin-context.ts';
+import { completeCheckin } from './complete-checkin.ts';
+import { assertNotExpired, type SessionState, stateOf } from './session-state.ts';
+import { settle } from './settle-session.ts';
+import { signSession } from './sign-session.ts';
 
 /**
  * One step (API.md 3.3), in one transaction, on the session the request reached (`reachSession`,

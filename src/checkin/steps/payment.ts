@@ -4,7 +4,7 @@ import { MoneyRef } from '../../infra/http/common-schemas.ts';
 import { chargeWithinTransaction } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
-import { balanceDue } from '../reservation-facts.ts';
+import { balanceDue } from '../rules/reservation-facts.ts';
 import { defineStep } from './step.ts';
 
 const PaymentData = Type.Object(

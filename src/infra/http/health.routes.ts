@@ -3,9 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/database.ts';
 import { schemaIsCurrent } from '../db/migrate.ts';
 import { sendProblem } from './error-handler.ts';
+import { Status } from './health.schemas.ts';
 import { Problem } from './problem-schema.ts';
-
-const Status = Type.Object({ status: Type.String({ examples: ['ok'] }) });
 
 /** Liveness says the process runs; readiness says it can serve (database up, schema current). */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {

@@ -153,7 +153,16 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
     });
   }
 
+  // While the app closes, every new request gets this 503 (Fastify's own, `return503OnClosing`, is
+  // plain JSON and off in app.ts); Fastify adds `Connection: close` to it. Health checks too: a
+  // balancer must stop sending traffic here.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.addHook('onRequest', async (request, reply) => {
+    if (closing) throw overloaded('The service is shutting down; retry shortly.', 1);
     if (NEVER_SHED.has(request.routeOptions.url ?? '')) return;
     if (lateSamples >= SUSTAINED_SAMPLES) {
       request.log.warn({ eventLoopDelayMs: delayMs }, 'overloaded: request shed');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { QuoteRequest, SearchRequest } from '../../../src/booking/booking.schemas.ts';
+import { QuoteRequest, SearchRequest } from '../../../src/booking/availability.schemas.ts';
 import {
   CancelRequest,
   ModifyRequest,

@@ -1,0 +1,58 @@
+import { toRfc3339 } from '../../calendar/dates.ts';
+import { randomToken } from '../../infra/crypto/tokens.ts';
+import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
+import type { QuoteRequest, QuoteResponse } from '../availability.schemas.ts';
+import { quoteRepository } from '../quote.repository.ts';
+import { noOfferError } from './availability-problems.ts';
+import type { BookingContext } from './command-context.ts';
+import { ratePlanSummary } from './priced-stay.ts';
+import { evaluate } from './stay-evaluation.ts';
+import { prepareStay, stayEcho } from './stay-request.ts';
+
+/**
+ * Prices one (room type, rate plan) for a stay and stores the quote, which locks that price for
+ * QUOTE_TTL_SECONDS. With `options.beforeCommit` (an idempotent request) the insert runs in a
+ * transaction that the caller's work joins, so the stored response and the quote commit together;
+ * without it the single INSERT is its own transaction.
+ */
+export async function createQuote(
+  ctx: BookingContext,
+  body: QuoteRequest,
+  options: WriteOptions<QuoteResponse> = {},
+): Promise<QuoteResponse> {
+  const { req, hotel, now, today } = await prepareStay(ctx, body, true);
+  const { offers, unavailable } = await evaluate(
+    ctx,
+    hotel,
+    req,
+    today,
+    { roomTypeId: req.roomTypeId, ratePlanId: req.ratePlanId },
+    now,
+  );
+  const offer = offers[0];
+  if (!offer) throw noOfferError(unavailable);
+  // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.
+  const expiresAt = new Date(Math.ceil(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
+  const quote: QuoteResponse = {
+    id: randomToken('q_', 16),
+    expiresAt: toRfc3339(expiresAt),
+    hotelId: hotel.id,
+    ...stayEcho(req),
+    roomType: { id: offer.roomType.id, name: offer.roomType.name },
+    ratePlan: ratePlanSummary(offer.ratePlan),
+    lines: offer.price.lines,
+    total: offer.price.total,
+    includedTaxes: offer.price.includedTaxes,
+    cancellationPolicy: offer.price.cancellationPolicy,
+    ...(offer.price.plan ? { plan: offer.price.plan } : {}),
+  };
+  const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
+  if (!options.beforeCommit) {
+    await quoteRepository.insert(ctx.db, stored, expiresAt);
+    return quote;
+  }
+  return ctx.db.transaction(async (tx) => {
+    await quoteRepository.insert(tx, stored, expiresAt);
+    return finishWrite(tx, quote, options);
+  });
+}

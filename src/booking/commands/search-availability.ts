@@ -1,0 +1,57 @@
+import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { NightStore } from '../../hotel-calendar/night-store.ts';
+import type { SearchRequest, SearchResponse } from '../availability.schemas.ts';
+import { evaluateStay } from '../rules/availability.ts';
+import type { StayInput } from '../rules/stay-validation.ts';
+import { noOfferError, unavailableEntry } from './availability-problems.ts';
+import type { BookingContext } from './command-context.ts';
+import { ratePlanSummary } from './priced-stay.ts';
+import { evaluate } from './stay-evaluation.ts';
+import { prepareStay, stayEcho } from './stay-request.ts';
+
+/**
+ * Search answers from the process's in-memory view of the hotel's nights (`night-store.ts`),
+ * which follows every committed change (another process's within about a second, API.md 2.1);
+ * the database is read when the view cannot answer (a stay beyond its window, a lost listener).
+ */
+async function searchNights(
+  ctx: BookingContext,
+  hotel: Hotel,
+  catalogHotel: Hotel,
+  stay: StayInput,
+  today: string,
+  now: Date,
+) {
+  // The store's window is the catalogue hotel's: the stored rate plans price on top of its nights.
+  const nights = await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut);
+  if (!nights) return evaluate(ctx, hotel, stay, today, undefined, now);
+  return evaluateStay(
+    hotel,
+    { ...stay, today, now },
+    (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
+    undefined,
+    nights,
+    { summary: true },
+  );
+}
+
+/** Search (API.md 2.1): one offer per bookable (room type, rate plan), and why the others are not. */
+export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
+  const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
+  const { offers, unavailable } = await searchNights(ctx, hotel, catalogHotel, req, today, now);
+  if (offers.length === 0) throw noOfferError(unavailable);
+  return {
+    hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
+    ...stayEcho(req),
+    offers: offers.map((o) => ({
+      roomType: { id: o.roomType.id, name: o.roomType.name, maxOccupancy: o.roomType.maxOccupancy },
+      ratePlan: ratePlanSummary(o.ratePlan),
+      available: o.available,
+      nightly: o.price.nightly,
+      total: o.price.total,
+      cancellationPolicy: o.price.cancellationPolicy,
+      ...(o.price.plan ? { plan: o.price.plan } : {}),
+    })),
+    unavailable: unavailable.map(unavailableEntry) as SearchResponse['unavailable'],
+  };
+}
