@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogStore } from './catalog/catalog.service.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './infra/clock.ts';
@@ -22,4 +23,12 @@ export interface AppContext {
   signer: SigningKeyStore;
   /** Hashes operator keys with the deployment's secret (derived from DATA_ENCRYPTION_KEY). */
   operatorKeyHasher: (key: string) => Buffer;
+}
+
+/** What a command runs with for one request: the app's parts and the request's log (its request id). */
+export type RequestContext = AppContext & { log: FastifyBaseLogger };
+
+/** The request-scoped context every route hands to its command: one way, for every feature. */
+export function requestContext(ctx: AppContext, request: { log: FastifyBaseLogger }): RequestContext {
+  return { ...ctx, log: request.log };
 }

@@ -1,39 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
-import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './availability.schemas.ts';
 import { createQuote } from './commands/create-quote.ts';
 import { searchAvailability } from './commands/search-availability.ts';
 import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
-import { IdempotencyHeaders } from './reservation-requests.schemas.ts';
 
 /** HTTP for search and quote (docs/api.md §2.1, §2.2): each handler maps the request to one call and back. */
 export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
     '/availability/search',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'searchAvailability',
         tags: ['booking'],
         summary: 'Search availability and prices for a stay',
         description:
           'One offer per bookable (room type, rate plan). Room types with no offer are listed in `unavailable` with the first reason of occupancy, restricted, sold_out. With no offer at all: 422 `restriction_window` if any room type is restricted, else 409 `no_availability`.',
-        headers: IdempotencyHeaders,
         body: SearchRequest,
-        response: {
-          200: Type.Ref(SearchResponse),
-          ...problemResponses(
-            'no_availability',
-            'restriction_window',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 200: Type.Ref(SearchResponse) },
+        problems: ['no_availability', 'restriction_window'],
+      }),
     },
     async (request, reply) => {
       const lang = requestLanguage(request);
@@ -56,26 +45,16 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.post(
     '/quote',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'createQuote',
         tags: ['booking'],
         summary: 'Price one room type and rate plan, locking the price',
         description:
           'The quote locks the price until `expiresAt` (QUOTE_TTL_SECONDS, default 15 minutes). It does not hold rooms. `total` is the sum of `lines`.',
-        headers: IdempotencyHeaders,
         body: QuoteRequest,
-        response: {
-          201: Type.Ref(QuoteResponse),
-          ...problemResponses(
-            'no_availability',
-            'restriction_window',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 201: Type.Ref(QuoteResponse) },
+        problems: ['no_availability', 'restriction_window'],
+      }),
     },
     async (request, reply) => {
       // With a key, the stored response commits with the quote (a retry never makes a second one).

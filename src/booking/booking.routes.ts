@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../context.ts';
+import type { FastifyRequest } from 'fastify';
+import { type AppContext, requestContext } from '../context.ts';
 import { authenticate, requiredCredential } from '../infra/http/authenticate.ts';
-import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
+import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
@@ -11,7 +13,6 @@ import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
 import { availabilityRoutes } from './availability.routes.ts';
 import { CreatedReservation } from './booking.schemas.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
-import type { CommandContext } from './commands/command-context.ts';
 import { createReservation, type NewReservation } from './commands/create-reservation.ts';
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
@@ -23,10 +24,10 @@ import {
   requestLanguage,
   withLanguage,
 } from './localized-names.ts';
+import { changeReservation, MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   AuthHeaders,
   CancelRequest,
-  IdempotencyHeaders,
   ModifyRequest,
   ReservationParams,
   ReservationRequest,
@@ -34,8 +35,16 @@ import {
 
 const security = [{ reservationToken: [] }];
 
-/** The commands' context for one request: the app's parts and the request's log. */
-const withLog = (ctx: AppContext, log: CommandContext['log']): CommandContext => ({ ...ctx, log });
+/** What a change of a reservation by its guest may be refused with, beside the write's own answers. */
+const CHANGE_PROBLEMS = ['unauthorized', 'forbidden', 'not_found', 'precondition_failed'] as const;
+
+/** The guest as the authority of a change, answered with the reservation named in their language. */
+function asGuest(ctx: AppContext, request: FastifyRequest) {
+  return {
+    authority: { kind: 'guest' as const, accessToken: requiredCredential(request) },
+    answer: currentReservation(ctx, requestLanguage(request)),
+  };
+}
 
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -44,30 +53,23 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.post(
     '/reservations',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'createReservation',
         tags: ['booking'],
         summary: 'Book a quote',
         description:
           'Takes the rooms atomically (never oversold) at the quoted price. A `prepayment: full` rate plan needs `payment.token` and is charged now; a failed creation takes no rooms and charges nothing. The response alone carries `accessToken`, the secret for PATCH and cancel. Send an `Idempotency-Key` so that a retry returns the same reservation.',
-        headers: IdempotencyHeaders,
         body: ReservationRequest,
-        response: {
-          201: Type.Ref(CreatedReservation),
-          ...problemResponses(
-            'payment_required',
-            'payment_failed',
-            'no_availability',
-            'quote_already_used',
-            'quote_expired',
-            'restriction_window',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 201: Type.Ref(CreatedReservation) },
+        problems: [
+          'payment_required',
+          'payment_failed',
+          'no_availability',
+          'quote_already_used',
+          'quote_expired',
+          'restriction_window',
+        ],
+      }),
     },
     async (request, reply) => {
       // The response (the only one carrying the access token) commits with the reservation.
@@ -82,7 +84,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         payload: { ...namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang), accessToken },
       }));
       const created = await createReservation(
-        withLog(ctx, request.log),
+        requestContext(ctx, request),
         request.body,
         { kind: 'guest' },
         // The guest's language when the body names none (API.md 10).
@@ -125,7 +127,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.patch(
     '/reservations/:reservation',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'modifyReservation',
         tags: ['booking'],
         summary: 'Change a reservation',
@@ -135,47 +137,21 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         headers: AuthHeaders,
         params: ReservationParams,
         body: ModifyRequest,
-        response: {
-          200: Type.Ref(Reservation),
-          ...problemResponses(
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'precondition_failed',
-            'reservation_cancelled',
-            'not_modifiable',
-            'no_availability',
-            'restriction_window',
-            'payment_required',
-            'payment_failed',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 200: Type.Ref(Reservation) },
+        problems: [...CHANGE_PROBLEMS, ...MODIFY_PROBLEMS],
+      }),
       preHandler: authenticate('reservationToken'),
     },
-    async (request, reply) => {
-      const token = requiredCredential(request);
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation(ctx, requestLanguage(request)));
-      const row = await modifyReservation(
-        withLog(ctx, request.log),
-        code,
-        request.body,
-        { kind: 'guest', accessToken: token },
-        { ...answer, ifMatch: request.headers['if-match'] },
-      );
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, asGuest(ctx, request), (command, code, guest, options) =>
+        modifyReservation(command, code, request.body, guest, options),
+      ),
   );
 
   app.post(
     '/reservations/:reservation/cancel',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'cancelReservation',
         tags: ['booking'],
         summary: 'Cancel a reservation',
@@ -186,38 +162,16 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         params: ReservationParams,
         body: CancelRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(Reservation),
-          ...problemResponses(
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'precondition_failed',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 200: Type.Ref(Reservation) },
+        problems: CHANGE_PROBLEMS,
+      }),
       // The body is optional: no body means no reason.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      ...optionalBody,
       preHandler: authenticate('reservationToken'),
     },
-    async (request, reply) => {
-      const token = requiredCredential(request);
-      const code = reservationCodeOrNotFound(request.params.reservation);
-      const answer = atomicReply(request, reply, currentReservation(ctx, requestLanguage(request)));
-      const row = await cancelReservation(
-        withLog(ctx, request.log),
-        code,
-        request.body,
-        { kind: 'guest', accessToken: token },
-        { ...answer, ifMatch: request.headers['if-match'] },
-      );
-      return answer.send(row);
-    },
+    (request, reply) =>
+      changeReservation(ctx, request, reply, asGuest(ctx, request), (command, code, guest, options) =>
+        cancelReservation(command, code, request.body, guest, options),
+      ),
   );
 };

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { checkinProgress } from '../checkin/checkin-progress.ts';
 import type { AppContext } from '../context.ts';
-import { OPTIONAL_BODY } from '../infra/http/openapi-conventions.ts';
+import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import {
   AUTH_PROBLEMS,
+  CHANGE_PROBLEMS,
   OperatorHeaders,
   operatorOperation,
-  WRITE_PROBLEMS,
 } from '../operator-access/operator.docs.ts';
 import { OperatorReservationParams } from '../operator-access/operator.schemas.ts';
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';
@@ -20,8 +21,9 @@ import { depart } from './commands/depart.ts';
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { noShow } from './commands/no-show.ts';
 import { readReservation } from './commands/read-reservation.ts';
-import { changeReservation, deskOf, optionalBody } from './operator-change.ts';
+import { changeAsDesk, deskOf } from './operator-change.ts';
 import { OperatorChangeHeaders, OperatorReservationDetail } from './operator-reservations.schemas.ts';
+import { MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   ArriveRequest,
   DepartRequest,
@@ -69,7 +71,7 @@ export const operatorReservationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppCont
     '/reservations/:reservation',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'modifyOperatorReservation',
         summary: 'Change a reservation as the hotel',
         ...operatorOperation(
@@ -79,23 +81,12 @@ export const operatorReservationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppCont
         headers: OperatorChangeHeaders,
         params: OperatorReservationParams,
         body: OperatorModifyRequest,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(
-            ...AUTH_PROBLEMS,
-            ...WRITE_PROBLEMS,
-            'reservation_cancelled',
-            'not_modifiable',
-            'no_availability',
-            'restriction_window',
-            'payment_required',
-            'payment_failed',
-          ),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, ...MODIFY_PROBLEMS],
+      }),
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         modifyReservation(command, code, request.body, desk, options),
       ),
   );
@@ -104,7 +95,7 @@ export const operatorReservationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppCont
     '/reservations/:reservation/cancel',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'cancelOperatorReservation',
         summary: 'Cancel a reservation as the hotel',
         ...operatorOperation(
@@ -115,15 +106,13 @@ export const operatorReservationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppCont
         params: OperatorReservationParams,
         body: OperatorCancelRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         cancelReservation(command, code, request.body, desk, options),
       ),
   );
@@ -147,7 +136,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/arrive',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordArrival',
           'Record the guest’s arrival',
@@ -155,15 +144,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: ArriveRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable', 'no_availability'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable', 'no_availability'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         arrive(command, code, request.body, desk, options),
       ),
   );
@@ -172,7 +159,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/depart',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordDeparture',
           'Record the guest’s departure',
@@ -180,15 +167,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: DepartRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         depart(command, code, desk, options),
       ),
   );
@@ -197,7 +182,7 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/reservations/:reservation/no-show',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         ...schema(
           'recordNoShow',
           'Record a no-show',
@@ -205,15 +190,13 @@ export const stayRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ),
         body: NoShowRequest,
         ...OPTIONAL_BODY,
-        response: {
-          200: Type.Ref(OperatorReservation),
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'not_modifiable'),
-        },
-      },
+        response: { 200: Type.Ref(OperatorReservation) },
+        problems: [...CHANGE_PROBLEMS, 'not_modifiable'],
+      }),
       ...optionalBody,
     },
     (request, reply) =>
-      changeReservation(ctx, request, reply, (command, code, desk, options) =>
+      changeAsDesk(ctx, request, reply, (command, code, desk, options) =>
         noShow(command, code, request.body, desk, options),
       ),
   );

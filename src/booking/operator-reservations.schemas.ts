@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CheckinProgress } from '../checkin/checkin-progress.ts';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
-import { OperatorPostHeaders } from '../operator-access/operator.docs.ts';
+import { OperatorHeaders } from '../operator-access/operator.docs.ts';
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';
 
 /** What cancelling (or marking a no-show) now would charge, for the desk to confirm. */
@@ -32,7 +32,7 @@ export const OperatorReservationDetail = Type.Object(
 
 /** Headers of an operator change to a reservation: the key, `Idempotency-Key` and `If-Match`. */
 export const OperatorChangeHeaders = Type.Object({
-  ...OperatorPostHeaders.properties,
+  ...OperatorHeaders.properties,
   'if-match': Type.Optional(
     Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),
   ),

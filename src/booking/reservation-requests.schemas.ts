@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { FreeText, Name } from '../infra/http/text-schemas.ts';
-import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import { GuestLanguage, HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
@@ -149,12 +148,8 @@ export const ReservationParams = Type.Object({
   }),
 });
 
-/** Headers of the booking flow's POSTs, and of its reservation routes (token, If-Match). */
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
-});
+/** Headers of the reservation routes (token, If-Match); a write's `Idempotency-Key` comes with `writeSchema`. */
 export const AuthHeaders = Type.Object({
-  ...IdempotencyHeaders.properties,
   authorization: Type.Optional(Type.String({ description: 'Bearer rat_… (the reservation access token)' })),
   'if-match': Type.Optional(
     Type.String({ description: 'ETag of the version you read; a stale one answers 412' }),

@@ -24,6 +24,10 @@ export const PERIOD_DATE_FORMAT = 'catalog-period-date';
 const PeriodDate = Type.String({
   format: PERIOD_DATE_FORMAT,
   description: 'YYYY-MM-DD, or --MM-DD for every year',
+  errorMessage: {
+    format:
+      'must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
+  },
 });
 const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
 const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });

@@ -53,7 +53,7 @@ describe('catalogue names per language (API.md 9)', () => {
     hotel.roomTypes[1].name = 7;
     hotel.ratePlans[0].name = {};
     assert.deepEqual(problemsOf(json), [
-      'hotels/0/name/es: must not be empty',
+      'hotels/0/name/es: must NOT have fewer than 1 characters',
       'hotels/0/roomTypes/0/name/fr: is not a language names may be given in: use "en", "es" or "pt"',
       'hotels/0/roomTypes/1/name: must be a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
       'hotels/0/ratePlans/0/name: must give the name in at least one language: "en", "es" or "pt"',

@@ -11,18 +11,29 @@ const NameText = Type.String({ minLength: 1 });
 
 /**
  * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema
- * carries `localizedName` so the catalogue's validation can say which form went wrong.
+ * carries `localizedName` so the catalogue's validation can say which form went wrong, and
+ * `errorMessage` for what it says (see `infra/http/schema-errors.ts`).
  */
 export const CatalogName = Type.Union(
   [
     NameText,
     Type.Object(
       { en: Type.Optional(NameText), es: Type.Optional(NameText), pt: Type.Optional(NameText) },
-      { additionalProperties: false, minProperties: 1 },
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        // What a hotel reads for a name object that names no language, or a wrong one.
+        errorMessage: {
+          additionalProperties: 'is not a language names may be given in: use "en", "es" or "pt"',
+          minProperties: 'must give the name in at least one language: "en", "es" or "pt"',
+        },
+      },
     ),
   ],
   {
     localizedName: true,
+    errorMessage:
+      'must be a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
     description: 'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
   },
 );

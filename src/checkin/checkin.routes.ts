@@ -2,64 +2,58 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { authenticate } from '../infra/http/authenticate.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { AppError, type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
+import { AppError, validationProblem } from '../infra/http/problems.ts';
+import { faultEntries, typeboxFaults } from '../infra/http/schema-errors.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { OpenSessionBody, SessionParams, SignedSession, StepSubmission } from './checkin.schemas.ts';
-import type { CheckinContext } from './commands/checkin-context.ts';
 import { getSession } from './commands/get-session.ts';
 import { type OpenedSession, openSession } from './commands/open-session.ts';
 import { reachSession } from './commands/reach-session.ts';
 import type { SessionState } from './commands/session-state.ts';
 import { submitStep } from './commands/submit-step.ts';
 import { IDENTITY_BODY_LIMIT } from './steps/identity-document.ts';
-import { isStepName, STEP_NAMES } from './steps/index.ts';
+import { STEP_NAMES } from './steps/index.ts';
 
 const STEP_LIST = STEP_NAMES.map((n) => `\`${n}\``).join(', ');
 
 /**
- * The step body is a union discriminated by `step`. Its envelope is checked here; the `data` of
- * the named step is checked by the service after the order rules, so a client learns first
- * whether the step may be taken at all. Both use the schemas the OpenAPI document shows.
+ * The step body is a union told apart by `step`: the route checks its envelope (`{ step, data }`,
+ * `data` an object), and the `submitStep` command the `data` of the named step after the order
+ * rules, so a client learns first whether the step may be taken at all. The OpenAPI document shows
+ * the union. An unknown session id in the path is `404`, as everywhere on these routes.
  */
+const StepEnvelope = Type.Object(
+  {
+    step: Type.Union(STEP_NAMES.map((name) => Type.Literal(name))),
+    data: Type.Object({}, { additionalProperties: true }),
+  },
+  { additionalProperties: false },
+);
+
 // biome-ignore lint/suspicious/noExplicitAny: fastify hands this route's TypeBox schemas to it
 const stepValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  if (httpPart !== 'body') {
-    const check = TypeCompiler.Compile(schema as TSchema);
+  const check = TypeCompiler.Compile(httpPart === 'body' ? StepEnvelope : (schema as TSchema));
+  if (httpPart === 'params') {
     return (value: unknown) =>
       check.Check(value)
         ? { value }
         : { error: new AppError('not_found', 'No check-in session has this id.') };
   }
-  return (body: unknown) => {
-    const errors: ProblemDetailEntry[] = [];
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      errors.push({ path: '/', message: 'must be an object' });
-    } else {
-      const { step, data, ...rest } = body as Record<string, unknown>;
-      if (step === undefined) errors.push({ path: '/step', message: 'is required' });
-      else if (!isStepName(step))
-        errors.push({
-          path: '/step',
-          message: `must be one of ${STEP_NAMES.map((n) => JSON.stringify(n)).join(', ')}`,
-        });
-      if (data === undefined) errors.push({ path: '/data', message: 'is required' });
-      else if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        errors.push({ path: '/data', message: 'must be an object' });
-      }
-      for (const key of Object.keys(rest)) errors.push({ path: `/${key}`, message: 'is not a known field' });
-    }
-    if (errors.length === 0) return { value: body };
-    return { error: validationProblem(errors) };
-  };
+  const prefix = httpPart === 'headers' ? '/headers' : '';
+  return (value: unknown) =>
+    check.Check(value)
+      ? { value }
+      : { error: validationProblem(faultEntries(typeboxFaults(check.Errors(value), prefix))) };
 };
 
 const NO_STORE = 'no-store';
 
-/** The commands' context for one request: the app's parts and the request's log. */
-const withLog = (ctx: AppContext, request: FastifyRequest): CheckinContext => ({ ...ctx, log: request.log });
+/** Opening a session needs no credential, or the reservation's access token instead of the last name. */
+const ANYONE_OR_TOKEN: Record<string, string[]>[] = [{}, { reservationToken: [] }];
 
 /** Self check-in (API.md 3): thin handlers over the check-in commands (`commands/`). */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -80,7 +74,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.post(
     '/sessions',
     {
-      schema: {
+      schema: writeSchema({
         operationId: 'openCheckinSession',
         tags: ['checkin'],
         summary: 'Open (or get back) the check-in session of a reservation',
@@ -95,7 +89,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           'A reservation has at most one session: `201` when it is created, `200` with the same session',
           '(open or completed) afterwards. The session id is a bearer secret: keep it like a password.',
         ].join('\n'),
-        security: [{}, { reservationToken: [] }],
+        security: ANYONE_OR_TOKEN,
         body: OpenSessionBody,
         response: {
           200: {
@@ -103,17 +97,9 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
             description: 'The reservation already had a session: here it is.',
           },
           201: { ...Type.Ref(SignedSession), description: 'A new session was opened.' },
-          ...problemResponses(
-            'unauthorized',
-            'not_found',
-            'reservation_cancelled',
-            'session_expired',
-            'rate_limited',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-          ),
         },
-      },
+        problems: ['unauthorized', 'not_found', 'reservation_cancelled', 'session_expired'],
+      }),
       preHandler: authenticate('reservationTokenIfSent'),
     },
     async (request, reply) => {
@@ -123,7 +109,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         payload: signed,
       }));
       const opened = await openSession(
-        withLog(ctx, request),
+        requestContext(ctx, request),
         { reservationId: request.body.reservationId },
         { lastName: request.body.lastName, accessToken: request.credential, clientAddress: request.ip },
         answer,
@@ -154,7 +140,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request, reply) => {
-      const signed = await getSession(withLog(ctx, request), request.params.session);
+      const signed = await getSession(requestContext(ctx, request), request.params.session);
       return reply.header('cache-control', NO_STORE).send(signed);
     },
   );
@@ -164,7 +150,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     {
       bodyLimit: IDENTITY_BODY_LIMIT,
       validatorCompiler: stepValidator,
-      schema: {
+      schema: writeSchema({
         operationId: 'submitCheckinStep',
         tags: ['checkin'],
         summary: 'Submit (or correct) one check-in step',
@@ -185,26 +171,21 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
             ...Type.Ref(SignedSession),
             description: 'The step was accepted: the signed session, nextStep advanced.',
           },
-          ...problemResponses(
-            'validation_error',
-            'payment_failed',
-            'not_found',
-            'step_out_of_order',
-            'step_not_applicable',
-            'session_completed',
-            'reservation_cancelled',
-            'idempotency_in_progress',
-            'session_expired',
-            'payload_too_large',
-            'unsupported_media_type',
-            'idempotency_key_reused',
-          ),
         },
-      },
+        problems: [
+          'payment_failed',
+          'not_found',
+          'step_out_of_order',
+          'step_not_applicable',
+          'session_completed',
+          'reservation_cancelled',
+          'session_expired',
+        ],
+      }),
       // Before the body is read: an unknown or expired session answers the same to every request.
       onRequest: async (request) => {
         const id = (request.params as { session: string }).session;
-        reached.set(request, await reachSession(withLog(ctx, request), id));
+        reached.set(request, await reachSession(requestContext(ctx, request), id));
       },
       preValidation: async (request) => {
         const step = (request.body as { step?: unknown } | undefined)?.step;
@@ -226,7 +207,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       }));
       const session = reached.get(request);
       if (!session) throw new Error('the step route reached no session before its handler');
-      return answer.send(await submitStep(withLog(ctx, request), request.body, session, answer));
+      return answer.send(await submitStep(requestContext(ctx, request), request.body, session, answer));
     },
   );
 };

@@ -1,68 +1,21 @@
-import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
+import { TypeCompiler, type ValueError } from '@sinclair/typebox/compiler';
 import type { ProblemDetailEntry } from '../infra/http/problems.ts';
-import { TEXT_PATTERN_MESSAGES } from '../infra/http/text-schemas.ts';
-import { STEP_SUBMISSIONS } from './checkin.schemas.ts';
+import { faultEntries, typeboxFaults } from '../infra/http/schema-errors.ts';
 import { STEP_NAMES, type StepName, stepNamed } from './steps/index.ts';
 import type { AcceptedStep, StepRules } from './steps/step.ts';
 
 export type { AcceptedStep, StepRules };
 
 const checkers = Object.fromEntries(
-  STEP_NAMES.map((name) => [name, TypeCompiler.Compile(STEP_SUBMISSIONS[name])]),
+  STEP_NAMES.map((name) => [name, TypeCompiler.Compile(stepNamed(name).data)]),
 ) as unknown as Record<StepName, { Errors(value: unknown): Iterable<ValueError> }>;
 
-function describeSchemaError(error: ValueError): string {
-  const schema = error.schema as TSchema & Record<string, unknown>;
-  switch (error.type) {
-    case ValueErrorType.ObjectRequiredProperty:
-      return 'is required';
-    case ValueErrorType.ObjectAdditionalProperties:
-      return 'is not a known field';
-    case ValueErrorType.Literal:
-      return `must be ${JSON.stringify(schema.const)}`;
-    case ValueErrorType.Union: {
-      const options = ((schema.anyOf ?? []) as Array<{ const?: unknown }>).map((s) => s.const);
-      return options.every((o) => o !== undefined)
-        ? `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`
-        : 'is invalid';
-    }
-    case ValueErrorType.String:
-      return 'must be a string';
-    case ValueErrorType.Object:
-      return 'must be an object';
-    case ValueErrorType.Array:
-      return 'must be an array';
-    case ValueErrorType.StringMinLength:
-      return `must be at least ${schema.minLength} characters`;
-    case ValueErrorType.StringMaxLength:
-      return `must be at most ${schema.maxLength} characters`;
-    case ValueErrorType.ArrayMaxItems:
-      return `must have at most ${schema.maxItems} entries`;
-    case ValueErrorType.StringFormat:
-      return schema.format === 'date' ? 'must be a calendar date YYYY-MM-DD' : `must be a ${schema.format}`;
-    case ValueErrorType.StringPattern:
-      if (TEXT_PATTERN_MESSAGES[String(schema.pattern)])
-        return TEXT_PATTERN_MESSAGES[String(schema.pattern)] as string;
-      return typeof schema.description === 'string'
-        ? `is not in the expected format (${schema.description})`
-        : 'is not in the expected format';
-    default:
-      return error.message.charAt(0).toLowerCase() + error.message.slice(1);
-  }
-}
-
-/** Schema errors of a step body, one entry per JSON-pointer path (the first complaint for each). */
-export function schemaErrors(step: StepName, body: unknown): ProblemDetailEntry[] {
-  const seen = new Set<string>();
-  const entries: ProblemDetailEntry[] = [];
-  for (const error of checkers[step].Errors(body)) {
-    const path = error.path || '/';
-    if (seen.has(path)) continue;
-    seen.add(path);
-    entries.push({ path, message: describeSchemaError(error) });
-  }
-  return entries;
+/**
+ * Schema errors of a step's `data` (its envelope was checked by the route), worded as every schema
+ * error is (`infra/http/schema-errors.ts`), with JSON pointers from the body.
+ */
+export function schemaErrors(step: StepName, data: unknown): ProblemDetailEntry[] {
+  return faultEntries(typeboxFaults(checkers[step].Errors(data), '/data'));
 }
 
 /**

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { invalid } from '../infra/http/problems.ts';
-import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
 import { readFeed } from './feed.service.ts';
 import type { WebhookEndpoint } from './webhook-endpoints.repository.ts';
@@ -83,7 +84,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ deps: WebhookDeps }> = 
     '/webhook-endpoints',
     {
       config: { operatorScope: 'webhooks:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'createWebhookEndpoint',
         summary: 'Create a webhook endpoint',
         ...operatorOperation(
@@ -95,20 +96,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ deps: WebhookDeps }> = 
             'otherwise, unless WEBHOOK_ALLOW_PRIVATE); a hotel the key does not see is `403`.',
           ].join(' '),
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         body: CreateEndpointBody,
-        response: {
-          201: CreatedEndpoint,
-          ...problemResponses(
-            'validation_error',
-            ...AUTH_PROBLEMS,
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 201: CreatedEndpoint },
+        problems: ['validation_error', ...AUTH_PROBLEMS],
+      }),
     },
     async (request, reply) => {
       const { endpoint, secret } = await createEndpoint(deps, operatorOf(request), request.body);

@@ -3,8 +3,9 @@ import type { Hotel } from '../catalog/catalog.schema.ts';
 import type { CatalogStore } from '../catalog/catalog.service.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { CalendarPatch, CalendarQuery, CalendarView } from './calendar.schemas.ts';
@@ -49,7 +50,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: 
     '/hotels/:hotel/calendar',
     {
       config: { operatorScope: 'inventory:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'updateCalendar',
         summary: 'Change rooms, prices and restrictions by night',
         ...operatorOperation(
@@ -61,24 +62,12 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: 
             'Answers the calendar of the range the updates touch (together at most 366 nights).',
           ].join(' '),
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         params: HotelParams,
         body: CalendarPatch,
-        response: {
-          200: CalendarView,
-          ...problemResponses(
-            'unauthorized',
-            'forbidden',
-            'rate_limited',
-            'not_found',
-            'no_availability',
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 200: CalendarView },
+        problems: ['unauthorized', 'forbidden', 'rate_limited', 'not_found', 'no_availability'],
+      }),
     },
     async (request, reply) => {
       const hotel = catalog.get(request.params.hotel);

@@ -1,14 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import {
-  AUTH_PROBLEMS,
-  OperatorHeaders,
-  OperatorPostHeaders,
-  operatorOperation,
-  WRITE_PROBLEMS,
-} from '../operator-access/operator.docs.ts';
+import { AUTH_PROBLEMS, OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { OperatorReservationParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
@@ -45,21 +40,19 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     '/reservations/:reservation/messages',
     {
       config: { operatorScope: 'reservations:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'sendReservationMessage',
         summary: 'Send a guest message again',
         ...operatorOperation(
           'reservations:write',
           '`booking_confirmation` or `checkin_invitation`, as the reservation stands now (the invitation with the link to its check-in session, opened if need be): `202` with the new message, `queued`. A cancelled reservation answers `409 reservation_cancelled`.',
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         params: OperatorReservationParams,
         body: ResendRequest,
-        response: {
-          202: GuestMessage,
-          ...problemResponses(...AUTH_PROBLEMS, ...WRITE_PROBLEMS, 'reservation_cancelled'),
-        },
-      },
+        response: { 202: GuestMessage },
+        problems: [...AUTH_PROBLEMS, 'precondition_failed', 'reservation_cancelled'],
+      }),
     },
     async (request, reply) => {
       const code = reservationCodeOrNotFound(request.params.reservation);

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { IdempotencyKeyHeader } from '../infra/idempotency/idempotency-key.ts';
 import type { OperatorScope } from './operator-auth.ts';
 
 /** The OpenAPI security scheme of the operator API (registered by infra/http/openapi.ts). */
@@ -20,21 +19,10 @@ export const OperatorHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Bearer ik_… (an operator key)' })),
 });
 
-export const OperatorPostHeaders = Type.Object({
-  ...OperatorHeaders.properties,
-  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
-});
-
 /** Refusals of an operator route on one reservation: the key's, and a reservation it does not see. */
 export const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited', 'not_found'] as const;
-/** What a write to a reservation adds: a stale `If-Match`, `Idempotency-Key`, the body's type and size. */
-export const WRITE_PROBLEMS = [
-  'precondition_failed',
-  'idempotency_key_reused',
-  'idempotency_in_progress',
-  'unsupported_media_type',
-  'payload_too_large',
-] as const;
+/** What a change of a reservation by the hotel may be refused with, beside the write's own answers. */
+export const CHANGE_PROBLEMS = [...AUTH_PROBLEMS, 'precondition_failed'] as const;
 
 /**
  * Tags, security requirement and `x-scopes` of an operator operation. The scope is not listed in

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { writeSchema } from '../infra/http/write-schema.ts';
 import type { OperatorKey } from '../operator-access/keys.repository.ts';
-import { OperatorHeaders, OperatorPostHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
+import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { type OperatorAuthenticator, operatorOf } from '../operator-access/operator-auth.ts';
 import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './keys.schemas.ts';
 import { createKey, type KeysDeps, listKeys, revokeKey } from './keys.service.ts';
@@ -28,7 +29,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
     '/keys',
     {
       config: { operatorScope: 'keys:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'createOperatorKey',
         summary: 'Create an operator key',
         ...operatorOperation(
@@ -40,19 +41,11 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
             'Unknown hotel ids are `400`.',
           ].join(' '),
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         body: CreateKeyBody,
-        response: {
-          201: CreatedKey,
-          ...problemResponses(
-            ...AUTH_PROBLEMS,
-            'idempotency_key_reused',
-            'idempotency_in_progress',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
-      },
+        response: { 201: CreatedKey },
+        problems: AUTH_PROBLEMS,
+      }),
     },
     async (request, reply) => {
       const { key, secret } = await createKey(deps, operatorOf(request), request.body);

@@ -4,7 +4,7 @@ import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.t
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
-import { finishWrite, sqlState, type WriteOptions } from '../../infra/db/database.ts';
+import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { languageFromAcceptLanguage } from '../../messages/language.ts';
@@ -126,35 +126,25 @@ export async function createReservation(
       if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
       throw shortageError(hotel, shortages);
     }
-    let inserted: ReservationRow;
-    try {
-      inserted = await reservations.insert(tx, {
-        code: confirmationCode(),
-        hotelId: hotel.id,
-        quoteId: quote.id,
-        stay,
-        checkIn: quote.checkIn,
-        checkOut: quote.checkOut,
-        rooms: quote.rooms,
-        guest: {
-          ...body.guest,
-          language: body.guest.language ?? languageFromAcceptLanguage(options.acceptLanguage),
-        },
-        specialRequests: body.specialRequests ?? null,
-        accessTokenHash: hashSecret(accessToken),
-        source: booker.kind === 'operator' ? 'operator' : 'api',
-        now,
-      });
-    } catch (error) {
-      // A concurrent request with the same quote committed first: the unique quote_id decides.
-      if (
-        sqlState(error) === '23505' &&
-        /quote_id/.test(String((error as { constraint?: string }).constraint ?? (error as Error).message))
-      ) {
-        throw quoteAlreadyUsed();
-      }
-      throw error;
-    }
+    // A concurrent request with the same quote that committed first makes this insert break the
+    // unique quote_id: infra/http/database-problems.ts answers it 409 quote_already_used.
+    const inserted = await reservations.insert(tx, {
+      code: confirmationCode(),
+      hotelId: hotel.id,
+      quoteId: quote.id,
+      stay,
+      checkIn: quote.checkIn,
+      checkOut: quote.checkOut,
+      rooms: quote.rooms,
+      guest: {
+        ...body.guest,
+        language: body.guest.language ?? languageFromAcceptLanguage(options.acceptLanguage),
+      },
+      specialRequests: body.specialRequests ?? null,
+      accessTokenHash: hashSecret(accessToken),
+      source: booker.kind === 'operator' ? 'operator' : 'api',
+      now,
+    });
     let row = inserted;
     const moved: MoneyMoved[] = [];
     if (prepaid && body.payment) {

@@ -54,11 +54,11 @@ describe('parseCatalog: periods', () => {
       { from: '--7-1', to: '2027-02-29', stopSell: true },
     ];
     assert.deepEqual(problemsOf(json), [
-      'hotels/0/ratePlans/0/seasons/0/from: must be a yearly month-day --MM-DD on the calendar (--02-29 is allowed: leap years only)',
-      'hotels/0/restrictions/0/to: must be a yearly month-day --MM-DD on the calendar (--02-29 is allowed: leap years only)',
-      'hotels/0/restrictions/1/from: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year',
-      'hotels/0/restrictions/2/from: must be a yearly month-day --MM-DD on the calendar (--02-29 is allowed: leap years only)',
-      'hotels/0/restrictions/2/to: must be a calendar date YYYY-MM-DD',
+      'hotels/0/ratePlans/0/seasons/0/from: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
+      'hotels/0/restrictions/0/to: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
+      'hotels/0/restrictions/1/from: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
+      'hotels/0/restrictions/2/from: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
+      'hotels/0/restrictions/2/to: must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
     ]);
   });
 });

@@ -3,11 +3,8 @@ import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../context.ts';
 import { problemResponses } from '../../infra/http/problem-schema.ts';
 import { AppError } from '../../infra/http/problems.ts';
-import {
-  OperatorHeaders,
-  OperatorPostHeaders,
-  operatorOperation,
-} from '../../operator-access/operator.docs.ts';
+import { writeSchema } from '../../infra/http/write-schema.ts';
+import { OperatorHeaders, operatorOperation } from '../../operator-access/operator.docs.ts';
 import { HotelParams } from '../../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../../operator-access/operator-auth.ts';
 import {
@@ -61,7 +58,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
             content: { 'text/calendar': { schema: IcalDocument } },
           },
           304: { description: 'Not modified (the `If-None-Match` tag is the current one)', type: 'null' },
-          ...problemResponses('not_found', 'rate_limited'),
+          ...problemResponses('not_found'),
         },
       },
     },
@@ -83,13 +80,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 };
 
 const AUTH = ['unauthorized', 'forbidden', 'rate_limited'] as const;
-const POST_PROBLEMS = [
-  'validation_error',
-  ...AUTH,
-  'not_found',
-  'unsupported_media_type',
-  'payload_too_large',
-] as const;
+const POST_PROBLEMS = ['validation_error', ...AUTH, 'not_found'] as const;
 
 /** `/operator/…/ical-feeds` and `/operator/…/ical-imports` (docs/api.md §9.1). */
 export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -106,7 +97,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     '/hotels/:hotel/ical-feeds',
     {
       config: { operatorScope: 'inventory:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'createIcalFeed',
         summary: 'Create a secret iCal feed URL of a room type',
         ...operatorOperation(
@@ -116,11 +107,12 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
             'a secret token (160 random bits, stored hashed) and is shown only in this answer.',
           ].join(' '),
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         params: HotelParams,
         body: CreateFeedBody,
-        response: { 201: CreatedFeed, ...problemResponses(...POST_PROBLEMS) },
-      },
+        response: { 201: CreatedFeed },
+        problems: POST_PROBLEMS,
+      }),
     },
     async (request, reply) => {
       const hotel = hotelOf(request, operatorOf(request));
@@ -198,7 +190,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     '/hotels/:hotel/ical-imports',
     {
       config: { operatorScope: 'inventory:write' },
-      schema: {
+      schema: writeSchema({
         operationId: 'createIcalImport',
         summary: 'Import a platform’s iCal feed',
         ...operatorOperation(
@@ -210,11 +202,12 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
             'unless WEBHOOK_ALLOW_PRIVATE).',
           ].join(' '),
         ),
-        headers: OperatorPostHeaders,
+        headers: OperatorHeaders,
         params: HotelParams,
         body: CreateImportBody,
-        response: { 201: IcalImport, ...problemResponses(...POST_PROBLEMS) },
-      },
+        response: { 201: IcalImport },
+        problems: POST_PROBLEMS,
+      }),
     },
     async (request, reply) => {
       const hotel = hotelOf(request, operatorOf(request));

@@ -41,7 +41,7 @@ export async function submitStep(
 
     const refusal = refuseSubmission(sessionStatus(current.session, reservation), current.steps, name);
     if (refusal) throw refusalError(refusal, name, reservation.code);
-    const shapeErrors = schemaErrors(name, submission);
+    const shapeErrors = schemaErrors(name, submission.data);
     if (shapeErrors.length > 0) throw validationError(shapeErrors);
     const checked = acceptStepData(name, submission.data, {
       partySize: partySize(reservation),

@@ -17,10 +17,6 @@ export type StepName = AnyStep['name'];
 
 export const STEP_NAMES: readonly StepName[] = STEPS.map((s) => s.name);
 
-export function isStepName(value: unknown): value is StepName {
-  return typeof value === 'string' && (STEP_NAMES as readonly string[]).includes(value);
-}
-
 const byName = new Map<string, CheckinStep>(STEPS.map((s) => [s.name, s as unknown as CheckinStep]));
 
 /** The definition of a step, with its data as `unknown` (checked against `data` by the caller). */

@@ -7,7 +7,10 @@ import type { ProblemCode } from './problems.ts';
  */
 const CONSTRAINT_PROBLEMS: Record<string, { code: ProblemCode; detail: string }> = {
   // A quote becomes at most one reservation: a concurrent booking of the same quote lost.
-  reservations_quote_id_key: { code: 'quote_already_used', detail: 'This quote has already been booked.' },
+  reservations_quote_id_key: {
+    code: 'quote_already_used',
+    detail: 'This quote already became a reservation; retry with the same Idempotency-Key to get it again.',
+  },
 };
 
 /** The name of the constraint a statement violated (23xxx), on both engines. */

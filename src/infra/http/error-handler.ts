@@ -9,14 +9,7 @@ import {
   problemType,
   validationProblem,
 } from './problems.ts';
-import { TEXT_PATTERN_MESSAGES } from './text-schemas.ts';
-
-type AjvError = {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-};
+import { type AjvError, ajvFaults, faultEntries } from './schema-errors.ts';
 
 const CONTEXT_PREFIX: Record<string, string> = {
   body: '',
@@ -27,31 +20,7 @@ const CONTEXT_PREFIX: Record<string, string> = {
 
 function validationEntries(error: FastifyError): ProblemDetailEntry[] {
   const prefix = CONTEXT_PREFIX[error.validationContext ?? 'body'] ?? '';
-  const seen = new Set<string>();
-  const entries: ProblemDetailEntry[] = [];
-  for (const e of (error.validation ?? []) as AjvError[]) {
-    let path = prefix + e.instancePath;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
-      path += `/${String(e.params.missingProperty)}`;
-      message = 'is required';
-    } else if (e.keyword === 'additionalProperties') {
-      path += `/${String(e.params.additionalProperty)}`;
-      message = 'is not a known field';
-    } else if (e.keyword === 'pattern' && TEXT_PATTERN_MESSAGES[String(e.params.pattern)]) {
-      message = TEXT_PATTERN_MESSAGES[String(e.params.pattern)] as string;
-    } else if (e.keyword === 'enum' || e.keyword === 'const') {
-      const allowed = (e.params.allowedValues ?? [e.params.allowedValue]) as unknown[];
-      message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
-    }
-    // anyOf/oneOf repeat each branch's complaint; the branch messages already say what is wrong.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
-    const key = `${path}\u0000${message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      entries.push({ path: path || '/', message });
-    }
-  }
+  const entries = faultEntries(ajvFaults((error.validation ?? []) as AjvError[], prefix));
   return entries.length > 0 ? entries : [{ path: prefix || '/', message: 'is invalid' }];
 }
 

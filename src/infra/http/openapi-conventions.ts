@@ -27,6 +27,13 @@ const OPTIONAL_BODY_MARK = 'x-optional-body';
  */
 export const OPTIONAL_BODY = { [OPTIONAL_BODY_MARK]: true } as const;
 
+/** Spread into the options of a route whose schema has `OPTIONAL_BODY`: no body reads as `{}`. */
+export const optionalBody = {
+  preValidation: async (request: { body: unknown }) => {
+    request.body ??= {};
+  },
+};
+
 const header = (description: string, schema: Json = { type: 'string' }, required = false) => ({
   description,
   schema,
