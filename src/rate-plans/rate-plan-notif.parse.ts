@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { safeXmlReader, XmlRefused } from '../infra/xml/safe-xml.ts';
 import type { BookingRuleDef, PlanPricing, RateDef, StayRulesDef } from './rate-plan.model.ts';
 import { parseOffers, parseSupplements } from './rate-plan-notif.parts.ts';
 import {
@@ -40,23 +40,17 @@ const LISTS = new Set([
   'ListItem',
 ]);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  // Only the predefined entities and character references: a DOCTYPE (and with it any declared entity) is refused first.
-  processEntities: true,
-  isArray: (name) => LISTS.has(name),
-});
+const read = safeXmlReader({ repeated: LISTS, attributePrefix: '' });
 
 /** The message's XML read into its rate plan changes; DTDs and entity declarations are refused. */
 export function parseRatePlanNotif(xml: string, currencyDigits: (currency: string) => number): RatePlanNotif {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) fail('DTDs and entity declarations are not accepted');
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) fail(`the request is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
-  const doc: Node = parser.parse(xml);
+  let doc: Node;
+  try {
+    doc = read(xml);
+  } catch (error) {
+    if (error instanceof XmlRefused) fail(error.message);
+    throw error;
+  }
   const root = doc.OTA_HotelRatePlanNotifRQ;
   if (!root) fail('the request is not an OTA_HotelRatePlanNotifRQ');
   const ratePlans = root.RatePlans;

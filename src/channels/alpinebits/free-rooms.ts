@@ -2,9 +2,10 @@ import { hotelToday, isCalendarDate, nightsBetween } from '../../calendar/dates.
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { nightsOf } from '../../hotel-calendar/calendar-update.ts';
 import { type RoomCount, setRoomCounts } from '../../hotel-calendar/room-counts.ts';
+import { XmlRefused } from '../../infra/xml/safe-xml.ts';
 import type { ActionDefinition, ActionInput } from './action.ts';
 import { type ActionResult, ERROR_CODES, errorOutcome, successOutcome } from './responses.ts';
-import { attr, children, parseXml, type XmlNode, XmlRefused } from './xml.ts';
+import { attr, children, parseXml, type XmlNode } from './xml.ts';
 
 const RS = 'OTA_HotelInvCountNotifRS';
 /** One Inventory covers at most this many nights (about three years): a bound on one message's work. */

@@ -1,10 +1,11 @@
 import type { AppContext } from '../../context.ts';
+import { XmlRefused } from '../../infra/xml/safe-xml.ts';
 import { acksRepository } from './acks.repository.ts';
 import type { ActionDefinition, ActionInput } from './action.ts';
 import { hotelOf, Refusal } from './free-rooms.ts';
 import { hotelReservation } from './reservation-xml.ts';
 import { type ActionResult, errorOutcome, successOutcome } from './responses.ts';
-import { attr, children, parseXml, type XmlNode, XmlRefused } from './xml.ts';
+import { attr, children, parseXml, type XmlNode } from './xml.ts';
 
 /** Parses the request, or answers why not (400 `ERROR:…`, as for any request the server cannot read). */
 function read(input: ActionInput, expected: string): { node: XmlNode } | ActionResult {

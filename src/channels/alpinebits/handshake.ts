@@ -1,6 +1,7 @@
+import { XmlRefused } from '../../infra/xml/safe-xml.ts';
 import { type ActionDefinition, ALPINEBITS_VERSION } from './action.ts';
 import { type ActionResult, ERROR_CODES, errorOutcome } from './responses.ts';
-import { buildXml, children, parseXml, text, XmlRefused } from './xml.ts';
+import { buildXml, children, parseXml, text } from './xml.ts';
 
 /** `{ versions: [{ version, actions?: [{ action, supports? }] }] }`, the handshake's JSON (3.1). */
 interface HandshakeData {

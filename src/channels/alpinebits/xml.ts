@@ -1,48 +1,22 @@
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder } from 'fast-xml-parser';
+import { safeXmlReader, XmlRefused } from '../../infra/xml/safe-xml.ts';
 
 /**
- * AlpineBits messages in and out (OTA 2015A XML), read and written with fast-xml-parser. A
- * document type declaration is refused before anything is parsed: no DTD, so no entity can be
- * declared, and neither external entities (XXE) nor entity expansion (billion laughs) can reach the
- * parser. What remains are XML's five predefined entities and character references, decoded as
- * XML requires (fast-xml-parser never fetches anything).
+ * AlpineBits messages in and out (OTA 2015A XML): read by infra/xml's reader (no DTD, so no XXE
+ * and no entity expansion), written with fast-xml-parser's builder.
  */
-
-export class XmlRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'XmlRefused';
-  }
-}
 
 /** Elements that may repeat: always read as arrays, so one and many look alike. */
 const REPEATED = new Set(['Inventory', 'InvCount', 'HotelReservation', 'Error', 'Warning', 'ReadRequests']);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: true,
-  htmlEntities: false,
-  trimValues: true,
-  isArray: (name) => REPEATED.has(name),
-});
+const read = safeXmlReader({ repeated: REPEATED, attributePrefix: '@_' });
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed XML is walked field by field, each checked where used
 export type XmlNode = any;
 
 /** The document's root element name and content; throws XmlRefused for a DTD or malformed XML. */
 export function parseXml(text: string): { root: string; node: XmlNode } {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-    throw new XmlRefused('document type declarations and entities are not accepted');
-  }
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    throw new XmlRefused(`the XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})`);
-  }
-  const parsed = parser.parse(text) as Record<string, XmlNode>;
+  const parsed = read(text) as Record<string, XmlNode>;
   const root = Object.keys(parsed).find((k) => !k.startsWith('?'));
   if (!root) throw new XmlRefused('the XML has no root element');
   return { root, node: parsed[root] ?? {} };
