@@ -1,25 +1,7 @@
 import type { Executor } from '../infra/db/database.ts';
 import type { Language, MessageKind, MessageStatus } from './message-kinds.ts';
 
-/** One row of `guest_messages` (migration 030), the messages' outbox. */
-export interface MessageRow {
-  id: number;
-  publicId: string;
-  reservationId: number;
-  hotelId: string;
-  kind: MessageKind;
-  automatic: boolean;
-  to: string;
-  language: Language;
-  data: Record<string, unknown>;
-  status: MessageStatus;
-  sendAfter: Date;
-  attempts: number;
-  lastError: string | null;
-  createdAt: Date;
-  sentAt: Date | null;
-}
-
+/** A message as queued: whom, what, in which language, and when it may go (null: at once). */
 export interface NewMessage {
   publicId: string;
   reservationId: number;
@@ -30,6 +12,17 @@ export interface NewMessage {
   language: Language;
   data: Record<string, unknown>;
   sendAfter: Date | null;
+}
+
+/** One row of `guest_messages` (migration 030), the messages' outbox. */
+export interface MessageRow extends Omit<NewMessage, 'sendAfter'> {
+  id: number;
+  status: MessageStatus;
+  sendAfter: Date;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
 }
 
 /** Where a scheduled invitation moves when the stay or the guest's address changes. */

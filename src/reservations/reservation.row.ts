@@ -1,20 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { Money as MoneySchema } from '../infra/http/common-schemas.ts';
+import type { PriceLine } from './reservation.schemas.ts';
 
 /** The one row type of the `reservations` table, used by booking, check-in and the operator API. */
 
 type Money = Static<typeof MoneySchema>;
-
-/** A priced line as stored with a reservation (the quote's lines). */
-export interface StoredPriceLine {
-  type: 'room' | 'service' | 'tax';
-  code: string;
-  name: string;
-  date?: string;
-  quantity: number;
-  unitAmount: Money;
-  amount: Money;
-}
 
 /** The priced stay as stored with a reservation: what was sold, at what price, under which policy. */
 export interface StoredStay {
@@ -24,7 +14,8 @@ export interface StoredStay {
   services: string[];
   roomType: { id: string; name: string };
   ratePlan: { id: string; name: string; refundable: boolean; prepayment: 'none' | 'full' };
-  lines: StoredPriceLine[];
+  /** The quote's priced lines. */
+  lines: PriceLine[];
   nightly: Array<{ date: string; amount: Money }>;
   total: Money;
   includedTaxes: Array<{ code: string; name: string; amount: Money }>;

@@ -36,6 +36,7 @@ export const PriceLine = Type.Object(
   },
   { $id: 'PriceLine', description: 'amount = unitAmount × quantity' },
 );
+export type PriceLine = Static<typeof PriceLine>;
 export const PriceLineRef = Type.Ref(PriceLine);
 
 export const CancellationPolicy = Type.Object(

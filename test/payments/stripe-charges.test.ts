@@ -322,7 +322,11 @@ describe('Stripe charges', () => {
       type: 'invalid_request_error',
       message: 'Charge ch_x has been disputed.',
     };
-    await t.db.query(`UPDATE payments SET next_attempt_at = now() WHERE status = 'pending'`);
+    // A second back: the worker asks "due by now" with a JavaScript Date, whole milliseconds, and
+    // the server's now() has microseconds, so a row due at now() could read as due a moment later.
+    await t.db.query(
+      `UPDATE payments SET next_attempt_at = now() - interval '1 second' WHERE status = 'pending'`,
+    );
     await t.runtime.paymentWorker.runOnce();
     stripe.refundFailure = null;
     const failed = await state();

@@ -5,15 +5,9 @@ import { partyFits, type RoomParty, splitParty } from './party.ts';
 import { priceRoomsUnderPlan } from './plan-pricing.ts';
 import { type PriceOptions, priceStay, type StayPrice } from './pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
+import type { Stay } from './stay.ts';
 
-export type StayRequest = {
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  /** Ages. */
-  children: number[];
-  rooms: number;
-  services: string[];
+export type StayRequest = Stay & {
   /** The hotel's calendar date now. */
   today: string;
   /** The moment now: a free-cancellation moment already past is `null` in the offers' terms. */

@@ -9,7 +9,8 @@ import {
   TAXES,
 } from '../../catalog/catalog.fixtures.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import type { PriceLine, StayPrice, StayToPrice } from './pricing.ts';
+import type { PriceLine } from '../../reservations/reservation.schemas.ts';
+import type { StayPrice, StayToPrice } from './pricing.ts';
 
 /** The stays the pricing unit tests price, and their checks (hotels and plans: catalog.fixtures.ts). */
 

@@ -7,6 +7,7 @@ import {
   sellsRoomType,
 } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../payments/money.ts';
+import type { PriceLine } from '../../reservations/reservation.schemas.ts';
 import { type CancellationPolicy, cancellationPolicyFor, policyAsOf } from './cancellation-policy.ts';
 import { type RoomParty, splitParty } from './party.ts';
 import {
@@ -16,18 +17,8 @@ import {
   planSupplementLines,
   priceRoomsUnderPlan,
 } from './plan-pricing.ts';
+import type { Stay } from './stay.ts';
 import { addedTaxQuantity, includedTaxAmount } from './tax-amount.ts';
-
-export type PriceLine = {
-  type: 'room' | 'service' | 'tax';
-  code: string;
-  name: string;
-  /** Only on room lines: the night priced. */
-  date?: string;
-  quantity: number;
-  unitAmount: Money;
-  amount: Money;
-};
 
 export type IncludedTax = { code: string; name: string; amount: Money };
 
@@ -47,17 +38,9 @@ export type StayPrice = {
 };
 
 /** One room type under one rate plan for a stay: what `priceStay` prices (a search request may leave both open). */
-export type StayToPrice = {
+export type StayToPrice = Stay & {
   roomTypeId: string;
   ratePlanId: string;
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  /** Ages. */
-  children: number[];
-  rooms: number;
-  /** Service ids; a repeated id is counted once. */
-  services: string[];
   /** The hotel's date of the booking (an occupancy-priced plan's advance booking); default the check-in. */
   today?: string;
 };

@@ -8,19 +8,11 @@ import {
   validationProblem,
 } from '../../infra/http/problems.ts';
 import { planExtraProblem } from './plan-pricing.ts';
+import type { Stay } from './stay.ts';
 
 export const MAX_NIGHTS = 365;
 
-export interface StayInput {
-  checkIn: string;
-  checkOut: string;
-  adults: number;
-  children: number[];
-  rooms: number;
-  services: string[];
-  roomTypeId?: string;
-  ratePlanId?: string;
-}
+export type StayInput = Stay & { roomTypeId?: string; ratePlanId?: string };
 
 /**
  * The validation rules the schema cannot express (API.md `validation_error`): they need the
