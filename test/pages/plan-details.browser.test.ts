@@ -13,7 +13,8 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
-import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
+import { daysFromNow } from '../helpers/test-app.ts';
+import { planHotel } from '../rate-plans/plan-hotel.ts';
 
 // /book/{hotel} showing what a guest pays for under a plan a PMS sent (docs/api.md §9.3): the
 // plan's texts, meals, the price per night with the free night, the mandatory supplement and an
@@ -21,31 +22,10 @@ import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 const checkIn = daysFromNow(30);
 const checkOut = addDays(checkIn, 3);
-const hotel = makeHotel({
-  name: 'Harbour View',
-  roomTypes: [
-    {
-      id: 'double',
-      name: 'Double Room',
-      count: 4,
-      maxAdults: 2,
-      maxChildren: 1,
-      maxOccupancy: 3,
-      standardOccupancy: 2,
-    },
-  ],
-  ratePlans: [
-    {
-      id: 'flex',
-      name: 'Flexible',
-      refundable: true,
-      prepayment: 'none',
-      prices: { double: { base: 12000 } },
-    },
-  ],
-  services: [],
-  taxes: [],
-});
+const hotel = planHotel(
+  { maxAdults: 2, maxChildren: 1, maxOccupancy: 3 },
+  { name: 'Harbour View', services: [] },
+);
 
 const texts = (name: string, en: string, pt: string) =>
   `<Description Name="${name}"><Text TextFormat="PlainText" Language="en">${en}</Text><Text TextFormat="PlainText" Language="pt">${pt}</Text></Description>`;

@@ -6,6 +6,7 @@ import { addDays, type Json, quoteOk, reserve, search, stay } from '../booking/h
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { planHotel } from './plan-hotel.ts';
 
 /**
  * OTA_HotelRatePlanNotif:RatePlans (API.md 11.3) handed straight to its handler, as the AlpineBits
@@ -78,31 +79,7 @@ function sampleMessage(hotelId: string, start: string, type = 'New'): string {
 </OTA_HotelRatePlanNotifRQ>`;
 }
 
-function hotelDef(): HotelDef {
-  return makeHotel({
-    roomTypes: [
-      {
-        id: 'double',
-        name: 'Double Room',
-        count: 4,
-        maxAdults: 3,
-        maxChildren: 2,
-        maxOccupancy: 4,
-        standardOccupancy: 2,
-      },
-    ],
-    ratePlans: [
-      {
-        id: 'flex',
-        name: 'Flexible',
-        refundable: true,
-        prepayment: 'none',
-        prices: { double: { base: 12000 } },
-      },
-    ],
-    taxes: [],
-  });
-}
+const hotelDef = () => planHotel();
 
 describe('OTA_HotelRatePlanNotif:RatePlans', () => {
   let t: TestApp;

@@ -15,7 +15,8 @@ import {
   search,
   stay,
 } from '../booking/helpers.ts';
-import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { planHotel } from './plan-hotel.ts';
 
 /**
  * Optional supplements (HotelData 4.5, MandatoryIndicator="false") are offered as extras of their
@@ -57,31 +58,7 @@ function message(hotelId: string, start: string): string {
 </OTA_HotelRatePlanNotifRQ>`;
 }
 
-function hotelDef(): HotelDef {
-  return makeHotel({
-    roomTypes: [
-      {
-        id: 'double',
-        name: 'Double Room',
-        count: 4,
-        maxAdults: 2,
-        maxChildren: 1,
-        maxOccupancy: 3,
-        standardOccupancy: 2,
-      },
-    ],
-    ratePlans: [
-      {
-        id: 'flex',
-        name: 'Flexible',
-        refundable: true,
-        prepayment: 'none',
-        prices: { double: { base: 12000 } },
-      },
-    ],
-    taxes: [],
-  });
-}
+const hotelDef = () => planHotel({ maxAdults: 2, maxChildren: 1, maxOccupancy: 3 });
 
 describe('optional supplements are extras of their rate plan (docs/api.md §9.3)', () => {
   let t: TestApp;

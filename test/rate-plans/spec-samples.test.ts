@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
 import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
-import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
+import { planHotel } from './plan-hotel.ts';
 
 /**
  * Messages shaped as the specification's RatePlans samples (HotelData 2022-10 section 4.5: the
@@ -40,31 +41,7 @@ function next(date: string, weekday: number): string {
   return addDays(date, (weekday - day + 7) % 7);
 }
 
-function hotelDef(): HotelDef {
-  return makeHotel({
-    roomTypes: [
-      {
-        id: 'double',
-        name: 'Double Room',
-        count: 4,
-        maxAdults: 3,
-        maxChildren: 2,
-        maxOccupancy: 4,
-        standardOccupancy: 2,
-      },
-    ],
-    ratePlans: [
-      {
-        id: 'flex',
-        name: 'Flexible',
-        refundable: true,
-        prepayment: 'none',
-        prices: { double: { base: 12000 } },
-      },
-    ],
-    taxes: [],
-  });
-}
+const hotelDef = () => planHotel();
 
 describe('the specification’s sample RatePlans messages, priced as their comments say', {
   skip: skipWithoutXmllint,
