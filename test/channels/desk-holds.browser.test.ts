@@ -10,6 +10,7 @@ import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
   DESKTOP,
+  dateIn,
   launchChromium,
   openPage,
   type PagesApp,
@@ -24,14 +25,7 @@ import { FeedServer } from './feed-server.ts';
 const hotel = makeHotel({ name: 'Harbour View' });
 const OPERATOR = '/api/v1/operator';
 
-function hotelDate(days = 0): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: hotel.timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(Date.now() + days * 86_400_000));
-}
+const hotelDate = (days = 0) => dateIn(hotel.timezone, days);
 
 describe('front desk calendar: external holds and conflicts', { skip: skipWithoutChromium }, () => {
   let app: PagesApp;

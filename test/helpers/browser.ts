@@ -30,6 +30,16 @@ export const PHONE: BrowserContextOptions = {
 };
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 
+/** The date `days` from now in `timezone`, by the real clock: what a page computes as "today" there. */
+export function dateIn(timezone: string, days = 0): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(Date.now() + days * 86_400_000));
+}
+
 export interface PagesApp {
   t: TestApp;
   baseUrl: string;

@@ -7,6 +7,7 @@ import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
   assertNoBrokenText,
   DESKTOP,
+  dateIn,
   launchChromium,
   openPage,
   type PagesApp,
@@ -33,15 +34,7 @@ const hotel = makeHotel({
 });
 const OPERATOR = '/api/v1/operator';
 
-/** The hotel's date `days` from now, in its time zone (as the page computes "today"). */
-function hotelDate(days = 0): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: hotel.timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(Date.now() + days * 86_400_000));
-}
+const hotelDate = (days = 0) => dateIn(hotel.timezone, days);
 
 describe('front desk page', { skip: skipWithoutChromium }, () => {
   let app: PagesApp;

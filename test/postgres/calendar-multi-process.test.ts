@@ -5,13 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
   http,
+  inventoryKey,
   needsPostgres,
   newEncryptionKey,
   type ServiceProcess,
@@ -41,13 +39,7 @@ describe('the calendar across processes', () => {
     };
     services.push(...(await Promise.all([startService(env), startService(env)])));
     sql = await sqlClient();
-    const hash = operatorKeyHasher(Buffer.from(encryptionKey, 'base64'));
-    const { secret } = await insertKey(sql as unknown as Executor, hash, rootPrincipal('cli'), {
-      name: 'calendar test',
-      scopes: ['inventory:read', 'inventory:write'],
-      hotelIds: null,
-    });
-    operatorKey = secret;
+    operatorKey = await inventoryKey(sql, encryptionKey, 'calendar test');
   });
   after(async () => {
     if (needsPostgres) return;

@@ -6,14 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { FeedServer } from '../channels/feed-server.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
   http,
+  inventoryKey,
   needsPostgres,
   newEncryptionKey,
   type ServiceProcess,
@@ -46,13 +44,7 @@ describe('iCal holds across processes', () => {
     };
     services.push(...(await Promise.all([startService(env), startService(env)])));
     sql = await sqlClient();
-    const hash = operatorKeyHasher(Buffer.from(encryptionKey, 'base64'));
-    const { secret } = await insertKey(sql as unknown as Executor, hash, rootPrincipal('cli'), {
-      name: 'channels test',
-      scopes: ['inventory:read', 'inventory:write'],
-      hotelIds: null,
-    });
-    operatorKey = secret;
+    operatorKey = await inventoryKey(sql, encryptionKey, 'channels test');
   });
   after(async () => {
     if (needsPostgres) return;

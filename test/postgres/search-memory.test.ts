@@ -11,9 +11,6 @@ import { setImmediate } from 'node:timers/promises';
 import type pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { NIGHTS_CHANNEL, NightStore } from '../../src/hotel-calendar/night-store.ts';
-import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
-import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { addDays, book, cancel, localToday, roomsLeft, type StayBody } from '../booking/helpers.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -22,6 +19,7 @@ import {
   databaseUrlVia,
   eventually,
   http,
+  inventoryKey,
   needsPostgres,
   newEncryptionKey,
   type ServiceProcess,
@@ -71,13 +69,7 @@ describe('search from memory across processes', () => {
       DB_POOL_SIZE: '3',
     });
     sql = await sqlClient();
-    const hash = operatorKeyHasher(Buffer.from(encryptionKey, 'base64'));
-    const { secret } = await insertKey(sql as unknown as Executor, hash, rootPrincipal('cli'), {
-      name: 'search memory test',
-      scopes: ['inventory:read', 'inventory:write'],
-      hotelIds: null,
-    });
-    operatorKey = secret;
+    operatorKey = await inventoryKey(sql, encryptionKey, 'search memory test');
   });
   after(async () => {
     if (needsPostgres) return;

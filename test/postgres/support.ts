@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import type { Executor } from '../../src/infra/db/database.ts';
+import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
 // Spawning the service and talking HTTP to it are not PostgreSQL's: they live in a helper that
@@ -52,6 +55,20 @@ export async function eventually<T>(
     await sleep(50);
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+/**
+ * An operator key with the inventory scopes for every hotel, written straight to the database the
+ * service processes share (they hash with `encryptionKey`): its secret.
+ */
+export async function inventoryKey(client: pg.Client, encryptionKey: string, name: string): Promise<string> {
+  const hash = operatorKeyHasher(Buffer.from(encryptionKey, 'base64'));
+  const { secret } = await insertKey(client as unknown as Executor, hash, rootPrincipal('cli'), {
+    name,
+    scopes: ['inventory:read', 'inventory:write'],
+    hotelIds: null,
+  });
+  return secret;
 }
 
 /** A client on DATABASE_URL for checks and lock games; the caller ends it. */
