@@ -44,6 +44,22 @@ export const CODE_FILES = ['infra/http/docs-theme'];
 export const BUILD_DIR = 'dist';
 
 /**
+ * What a release holds (`npm run release`, scripts/release.ts), relative to the project root: the
+ * build and the files it reads, and what `npm ci --omit=dev` needs to install the production
+ * packages beside them (the lockfile, the `prepare` script, which keeps the `dist/` it finds).
+ */
+export const RELEASE_FILES = [
+  'package.json',
+  'package-lock.json',
+  '.npmrc',
+  'scripts/prepare.mjs',
+  BUILD_DIR,
+  'migrations',
+  'catalog',
+  'web',
+];
+
+/**
  * Compiles the entries into `outdir` (`src/cli/migrate.ts` → `outdir/cli/migrate.mjs`), a folder
  * directly in `root`: the build finds the project's files from there (src/infra/project-files.ts).
  */
