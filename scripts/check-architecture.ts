@@ -30,7 +30,7 @@ const LAYERS: string[][] = [
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
   ['messages'],
-  ['checkin', 'channels'],
+  ['checkin', 'channels', 'staff'],
   ['booking'],
   ['operator', 'pages'],
   ['app.ts'],
