@@ -41,6 +41,7 @@ import { hotelsRoutes } from './operator/hotels.routes.ts';
 import { keysRoutes } from './operator/keys.routes.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
+import { createSessionAuthenticator } from './operator-access/session-credential.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
@@ -52,6 +53,8 @@ import {
 } from './reservations/reservation.schemas.ts';
 import { paymentsRoutes } from './settlement/payments.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
+import { authRoutes } from './staff/auth.routes.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
@@ -82,7 +85,12 @@ const RESPONSE_HEADERS = {
  * Routes whose answers hold guest data, never to be cached (API.md section 1): reservations, check-in
  * sessions, and the whole operator API (reservations, guest register, events, keys, webhooks…).
  */
-const GUEST_DATA_PREFIXES = ['/api/v1/booking/reservations', '/api/v1/checkin', '/api/v1/operator'];
+const GUEST_DATA_PREFIXES = [
+  '/api/v1/booking/reservations',
+  '/api/v1/checkin',
+  '/api/v1/operator',
+  '/api/v1/auth',
+];
 
 /** Schemas answered by several operations: named components of the OpenAPI document, for SDKs. */
 const SHARED_SCHEMAS = [
@@ -113,7 +121,15 @@ function fastifyTrustProxy(
  */
 const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const authenticator = operatorAuthenticatorOf(ctx);
-  guardOperatorRoutes(app, authenticator);
+  // A key, or a signed-in person's session (API.md 12): one guard, one scope check, either way.
+  guardOperatorRoutes(app, authenticator, {
+    sessions: createSessionAuthenticator({
+      db: ctx.db,
+      now: () => ctx.clock.now(),
+      idleMinutes: ctx.config.staffSessionIdleMinutes,
+    }),
+    publicOrigin: new URL(ctx.config.publicBaseUrl).origin,
+  });
   const knownHotel = (id: string) => ctx.catalog.get(id) !== undefined;
   const keys = { db: ctx.db, hash: ctx.operatorKeyHasher, knownHotel, now: () => ctx.clock.now() };
   await app.register(keysRoutes, { deps: keys, authenticator });
@@ -126,6 +142,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(operatorReservationRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
   await app.register(messagesRoutes, { ctx });
+  await app.register(staffRoutes, { ctx });
   const allowPrivate = ctx.config.webhookAllowPrivate;
   await app.register(webhooksRoutes, {
     deps: { db: ctx.db, encryptor: ctx.encryptor, allowPrivate, knownHotel },
@@ -229,6 +246,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(signingRoutes, { signer: ctx.signer });
   await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
+  await app.register(authRoutes, { prefix: '/api/v1/auth', ctx });
   await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
   await app.register(pagesPlugin, {
