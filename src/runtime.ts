@@ -39,6 +39,7 @@ import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
+import { runStaffCommand } from './staff/staff-command-line.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
 
@@ -193,6 +194,7 @@ export async function createRuntime(
                 { db, hash, knownHotel: (id) => catalog.get(id) !== undefined, now: () => clock.now() },
                 args,
               ),
+            staff: (args) => runStaffCommand({ db, config, catalog, encryptor, clock }, args),
             backup: async ([dest]) => {
               try {
                 const files = await writeBackup(db, path.resolve(config.dataDir), dest ?? '');
