@@ -177,8 +177,6 @@ test('a session authenticates the operator API with its role’s scopes; sign-ou
   });
   assert.equal(crossRead.statusCode, 401, 'no cookie on a cross-origin request');
 
-  const disabled = await patch({ ...fromDesk(s, owner.cookie), status: 'x' });
-  assert.equal(disabled.statusCode, 200);
   const off = await s.t.inject({
     method: 'PATCH',
     url: `${OPERATOR}/staff/${desk.id}`,
@@ -308,4 +306,24 @@ test('password change ends other sessions; a reset link works once and ends ever
     [`%-${u}@%`],
   );
   assert.equal(rows[0]?.n, 1, 'only the account gets a reset e-mail');
+});
+
+test('an Idempotency-Key is scoped to the person’s session, as to a key', async (t) => {
+  const s = await startStaffApp(t);
+  const u = unique();
+  const a = await activeStaff(s, { email: `a-${u}@example.com`, role: 'owner' });
+  const b = await activeStaff(s, { email: `b-${u}@example.com`, role: 'owner' });
+  for (const [who, email] of [
+    [a, `one-${u}@example.com`],
+    [b, `two-${u}@example.com`],
+  ] as const) {
+    const r = await s.t.inject({
+      method: 'POST',
+      url: `${OPERATOR}/staff`,
+      headers: { ...fromDesk(s, who.cookie), 'idempotency-key': `same-key-${u}` },
+      payload: { email, name: 'New', role: 'accountant' },
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    assert.equal(r.json().email, email, 'never another person’s answer');
+  }
 });
