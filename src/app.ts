@@ -39,7 +39,7 @@ import { messagesRoutes } from './messages/messages.routes.ts';
 import { auditRoutes } from './operator/audit.routes.ts';
 import { hotelsRoutes } from './operator/hotels.routes.ts';
 import { keysRoutes } from './operator/keys.routes.ts';
-import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
+import { OPERATOR_SECURITY_SCHEME, STAFF_SESSION_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
 import { createSessionAuthenticator } from './operator-access/session-credential.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
@@ -228,7 +228,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
-    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME, alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME },
+    securitySchemes: {
+      operatorKey: OPERATOR_SECURITY_SCHEME,
+      staffSession: STAFF_SESSION_SECURITY_SCHEME,
+      alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME,
+    },
     headersBySchema: RESPONSE_HEADERS,
     webhooks: WEBHOOKS_DOCUMENT,
   });

@@ -68,3 +68,31 @@ export async function activeStaff(
 
 /** Headers of a request from the desk: the cookie and the service's own origin. */
 export const fromDesk = (s: StaffApp, cookie: string) => ({ cookie, origin: s.origin });
+
+const made = new WeakMap<TestApp, Set<string>>();
+
+/**
+ * A fresh session of the person `email` with `role` (made, invited and accepted the first time):
+ * the `Cookie` value to send. Each call signs in again, so the session is new at the test clock.
+ */
+export async function staffSessionOf(
+  t: TestApp,
+  email: string,
+  role: Role,
+  hotelIds?: string[],
+): Promise<string> {
+  const known = made.get(t) ?? new Set<string>();
+  made.set(t, known);
+  if (!known.has(email)) {
+    const s = {
+      t,
+      hotels: [] as unknown as [HotelDef, HotelDef],
+      origin: new URL(t.config.publicBaseUrl).origin,
+    };
+    await activeStaff(s, { email, role, ...(hotelIds ? { hotelIds } : {}) });
+    known.add(email);
+  }
+  const r = await t.inject({ method: 'POST', url: `${AUTH}/sign-in`, payload: { email, password: STRONG } });
+  if (r.statusCode !== 200) throw new Error(`not signed in: ${r.body}`);
+  return sessionOf(r.headers['set-cookie']);
+}
