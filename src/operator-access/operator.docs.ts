@@ -21,7 +21,7 @@ export const STAFF_SESSION_SECURITY_SCHEME = {
   in: 'cookie',
   name: 'innkeep_session',
   description: [
-    'A person’s session (docs/api.md §12), set by `POST /api/v1/auth/sign-in`: it authorises exactly as a key',
+    'A person’s session (docs/api.md §11), set by `POST /api/v1/auth/sign-in`: it authorises exactly as a key',
     'with the role’s scopes and the person’s hotels would. Read from the database on every request, so a',
     'sign-out or a disabled account is refused at once on every process. A change (`POST`, `PUT`, `PATCH`,',
     '`DELETE`) made with it must come from the service’s own pages (`Origin` = PUBLIC_BASE_URL’s origin, or',

@@ -31,7 +31,7 @@ import {
 import { readMe, signOut } from './commands/session-commands.ts';
 import { signIn } from './commands/sign-in.ts';
 
-const TAGS = ['Staff sign-in'];
+const TAGS = ['staff'];
 const NoContent = (description: string) => Type.Null({ description });
 
 /**
@@ -147,6 +147,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         operationId: 'readMe',
         summary: 'The signed-in person',
         tags: TAGS,
+        description:
+          'The person of the session cookie, their role’s scopes, their hotels and passkeys; `401` without a live session.',
         response: { 200: Me, ...problemResponses('unauthorized', 'rate_limited') },
       },
     },

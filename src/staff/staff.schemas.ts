@@ -11,7 +11,7 @@ export const Email = Type.String({
 });
 export const RoleSchema = Type.Union(
   ROLES.map((r) => Type.Literal(r)),
-  { description: '`owner`, `manager`, `front_desk` or `accountant` (docs/api.md §12)' },
+  { description: '`owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11)' },
 );
 const StaffHotelIds = Type.Union([Type.Array(HotelId, { maxItems: 200 }), Type.Null()], {
   description: 'the hotels the person acts for; null = every hotel',
