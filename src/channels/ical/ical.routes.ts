@@ -63,7 +63,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      const match = /^([0-9a-z]+)\.ics$/.exec(request.params.file);
+      const match = /^([0-9a-z_]+)\.ics$/.exec(request.params.file);
       if (!match) throw notFound();
       const feed = await feedOfToken(ctx, match[1] as string);
       const hotel = feed ? ctx.catalog.get(feed.hotelId) : undefined;

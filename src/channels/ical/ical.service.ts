@@ -27,10 +27,17 @@ function roomTypeOrInvalid(hotel: Hotel, roomTypeId: string): void {
   }
 }
 
+/**
+ * Feed tokens are `ict_` and 32 base32 characters: the prefix lets the logs mask them as they mask
+ * every other secret (infra/logger.ts). Feeds made before the prefix keep their bare token, which
+ * still answers: its URL lives in the platforms' settings.
+ */
+const FEED_TOKEN = /^(?:ict_)?[0-9a-z]{16,64}$/;
+
 /** A new secret feed URL for a room type: the token (160 random bits) is answered once, its hash kept. */
 export async function createFeed(deps: Deps, hotel: Hotel, roomTypeId: string) {
   roomTypeOrInvalid(hotel, roomTypeId);
-  const token = randomToken('', 20);
+  const token = randomToken('ict_', 20);
   const row = await deps.db.transaction((tx) =>
     repo.insertFeed(tx, {
       id: randomToken('icf_', 10),
@@ -44,7 +51,7 @@ export async function createFeed(deps: Deps, hotel: Hotel, roomTypeId: string) {
 
 /** The feed of a URL's token, or null (unknown or deleted). */
 export function feedOfToken(deps: Pick<Deps, 'db'>, token: string): Promise<FeedRow | null> {
-  if (!/^[0-9a-z]{16,64}$/.test(token)) return Promise.resolve(null);
+  if (!FEED_TOKEN.test(token)) return Promise.resolve(null);
   return repo.feedByTokenHash(deps.db, hashSecret(token));
 }
 
@@ -133,10 +140,10 @@ export async function syncImport(deps: Deps, row: ImportRow): Promise<ImportRow>
   }
   const today = hotelToday(hotel.timezone, deps.clock.now());
   const last = addDays(today, (hotel.maxDaysBeforeArrival ?? DEFAULT_WINDOW) + WINDOW_MARGIN);
-  let parsed: ReturnType<typeof parseFeed>;
+  let parsed: Awaited<ReturnType<typeof parseFeed>>;
   try {
     const text = await fetchFeed(row.url, deps.config.webhookAllowPrivate);
-    parsed = parseFeed(text, { timezone: hotel.timezone, host: uidHost(deps), first: today, last });
+    parsed = await parseFeed(text, { timezone: hotel.timezone, host: uidHost(deps), first: today, last });
   } catch (error) {
     return failed(String((error as Error).message ?? error).slice(0, 500));
   }
