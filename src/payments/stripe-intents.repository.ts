@@ -8,12 +8,62 @@ export interface UnmatchedIntent {
   currency: string;
 }
 
+/** A PaymentIntent Innkeep asked Stripe for (migration 072): for this hotel and this basis. */
+export interface CreatedIntent {
+  hotelId: string;
+  /** The Stripe idempotency key of the create call (`chargeIdempotencyKey`). */
+  chargeKey: string;
+  /** Null while the create call's answer was lost (a timeout): filled when the webhook names it. */
+  intentId: string | null;
+  basis: string;
+  amount: number;
+  currency: string;
+}
+
 /**
  * `stripe_unmatched_intents` (migration 040): PaymentIntents that took money without a ledger row
  * yet. Settled `matched` by the charge that records them, or `refunded` by the payment worker
  * once their grace has passed.
  */
 export const stripeIntents = {
+  /** Outside the charge's transaction (it may roll back): the PaymentIntent is Innkeep's from now on. */
+  async noteCreated(ex: Executor, intent: CreatedIntent): Promise<void> {
+    await ex.query(
+      `INSERT INTO stripe_payment_intents (hotel_id, charge_key, intent_id, basis, amount, currency)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (hotel_id, charge_key) DO UPDATE
+         SET intent_id = COALESCE(stripe_payment_intents.intent_id, EXCLUDED.intent_id)`,
+      [intent.hotelId, intent.chargeKey, intent.intentId, intent.basis, intent.amount, intent.currency],
+    );
+  },
+
+  /**
+   * The record of a PaymentIntent Innkeep created: by its id, or else (the create call's answer was
+   * lost) by the hotel and the idempotency key its parameters give, which it then takes as its id.
+   */
+  async created(
+    ex: Executor,
+    intentId: string,
+    byKey: { hotelId: string; chargeKey: string } | null,
+  ): Promise<CreatedIntent | null> {
+    const columns = `hotel_id AS "hotelId", charge_key AS "chargeKey", intent_id AS "intentId", basis,
+       amount, currency`;
+    const found = await ex.query<CreatedIntent>(
+      `SELECT ${columns} FROM stripe_payment_intents WHERE intent_id = $1`,
+      [intentId],
+    );
+    let row = found.rows[0];
+    if (!row && byKey) {
+      const named = await ex.query<CreatedIntent>(
+        `UPDATE stripe_payment_intents SET intent_id = $3
+         WHERE hotel_id = $1 AND charge_key = $2 AND intent_id IS NULL RETURNING ${columns}`,
+        [byKey.hotelId, byKey.chargeKey, intentId],
+      );
+      row = named.rows[0];
+    }
+    return row ? { ...row, amount: Number(row.amount) } : null;
+  },
+
   async noteUnmatched(ex: Executor, intent: UnmatchedIntent): Promise<void> {
     await ex.query(
       `INSERT INTO stripe_unmatched_intents (intent_id, hotel_id, reference, amount, currency)
@@ -47,6 +97,13 @@ export const stripeIntents = {
    * charge did record are settled `matched` on the way.
    */
   async claimExpired(tx: Executor, seenBefore: Date, limit: number): Promise<UnmatchedIntent[]> {
+    // Noted before Innkeep recorded what it created (migration 072): never refunded, left to a human.
+    await tx.query(
+      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'failed',
+         last_error = 'not a PaymentIntent Innkeep recorded creating: never refunded by Innkeep'
+       WHERE settled_at IS NULL AND NOT EXISTS
+         (SELECT 1 FROM stripe_payment_intents s WHERE s.intent_id = u.intent_id AND s.hotel_id = u.hotel_id)`,
+    );
     await tx.query(
       `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
        WHERE settled_at IS NULL AND EXISTS

@@ -70,8 +70,14 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
           errors: [{ path: '/', message: 'signature does not match, or its timestamp is too old' }],
         });
       }
-      const outcome = await applyStripeEvent(db, clock, event);
-      request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe webhook');
+      const { outcome, foreign } = await applyStripeEvent(db, clock, event);
+      const object = (event.data.object as { id?: string }).id;
+      if (foreign)
+        request.log.warn(
+          { stripeEvent: event.id, type: event.type, object, outcome, foreign },
+          'Stripe webhook about a PaymentIntent that is not Innkeep’s: acknowledged, nothing recorded',
+        );
+      else request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe webhook');
       return { received: true as const, outcome };
     },
   );

@@ -10,6 +10,7 @@ import {
   startBookingApp,
   stay,
 } from '../booking/helpers.ts';
+import { stripeIntents } from '../../src/payments/stripe-intents.repository.ts';
 import { FakeStripe } from '../helpers/fake-stripe.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
@@ -182,6 +183,15 @@ describe('Stripe webhooks', () => {
       (await deliver(stripe.signedEvent('payment_intent.payment_failed', declined))).json().outcome,
       'ignored',
     );
+    // Innkeep made it (for the check-in step's payment), as its charge records when Stripe answers.
+    await stripeIntents.noteCreated(t.db, {
+      hotelId: hotel.id,
+      chargeKey: 'innkeep:charge:latefailure',
+      intentId: base.id,
+      basis: base.metadata.innkeep_basis,
+      amount: 5000,
+      currency: 'EUR',
+    });
     const failed = {
       ...base,
       last_payment_error: {
