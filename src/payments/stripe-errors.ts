@@ -55,7 +55,8 @@ export function stripeLogFields(e: StripeFailure): Record<string, unknown> {
     code: e.code ?? null,
     statusCode: e.statusCode ?? null,
     stripeRequestId: e.requestId ?? null,
-    message: e.message,
+    // Named so that the log serialiser does not read this object as an error of its own.
+    stripeMessage: e.message,
   };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { prepaidPlan } from '../../src/catalog/catalog.fixtures.ts';
+import { stripeIntents } from '../../src/payments/stripe-intents.repository.ts';
 import {
   assertProblem,
   book,
@@ -10,7 +11,6 @@ import {
   startBookingApp,
   stay,
 } from '../booking/helpers.ts';
-import { stripeIntents } from '../../src/payments/stripe-intents.repository.ts';
 import { FakeStripe } from '../helpers/fake-stripe.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
 
