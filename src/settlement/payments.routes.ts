@@ -54,7 +54,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
           'For Stripe only (register it in Stripe’s dashboard): `payment_intent.succeeded`, ' +
           '`payment_intent.payment_failed`, `charge.refunded` and `charge.dispute.created`, verified with ' +
           '`Stripe-Signature` (STRIPE_WEBHOOK_SECRET, Stripe’s default tolerance of 5 minutes) and applied to ' +
-          'the payments ledger once per event id. A bad signature answers `400`.',
+          'the payments ledger once per event id. Only PaymentIntents Innkeep created, for the hotel and ' +
+          'payment their metadata names, are touched: an event about any other (another integration’s ' +
+          'payment on the same Stripe account) is acknowledged with `outcome: "ignored"`, logged, never ' +
+          'recorded nor refunded. A bad signature answers `400`.',
         headers: StripeSignatureHeaders,
         response: { 200: WebhookReceipt, ...problemResponses() },
       },
