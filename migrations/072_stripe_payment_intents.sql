@@ -14,3 +14,12 @@ CREATE TABLE stripe_payment_intents (
   created_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (hotel_id, charge_key)
 );
+
+-- A success Stripe reports before Innkeep's record of it is written (the create call's answer lost,
+-- its webhook faster than the request's end) is noted with the idempotency key its own fields give;
+-- the payment worker refunds it only if Innkeep's record names it by then, and settles it `foreign`
+-- (never refunded) if not.
+ALTER TABLE stripe_unmatched_intents ADD COLUMN charge_key text;
+ALTER TABLE stripe_unmatched_intents DROP CONSTRAINT stripe_unmatched_intents_settlement_check;
+ALTER TABLE stripe_unmatched_intents ADD CONSTRAINT stripe_unmatched_intents_settlement_check
+  CHECK (settlement IN ('matched', 'refunded', 'failed', 'foreign'));

@@ -6,7 +6,14 @@ export interface UnmatchedIntent {
   reference: string;
   amount: number;
   currency: string;
+  /** Noted from a webhook before Innkeep's record of it existed: the key to find that record by. */
+  chargeKey?: string | null;
 }
+
+/** Innkeep's record of the unmatched intent `u`: by its id, or by the key of a create call whose answer was lost. */
+const RECORDED = `EXISTS (SELECT 1 FROM stripe_payment_intents s
+   WHERE s.hotel_id = u.hotel_id
+     AND (s.intent_id = u.intent_id OR (s.charge_key = u.charge_key AND s.intent_id IS NULL)))`;
 
 /** A PaymentIntent Innkeep asked Stripe for (migration 072): for this hotel and this basis. */
 export interface CreatedIntent {
@@ -66,11 +73,18 @@ export const stripeIntents = {
 
   async noteUnmatched(ex: Executor, intent: UnmatchedIntent): Promise<void> {
     await ex.query(
-      `INSERT INTO stripe_unmatched_intents (intent_id, hotel_id, reference, amount, currency)
-       SELECT $1, $2, $3, $4, $5
+      `INSERT INTO stripe_unmatched_intents (intent_id, hotel_id, reference, amount, currency, charge_key)
+       SELECT $1, $2, $3, $4, $5, $6
        WHERE NOT EXISTS (SELECT 1 FROM payments WHERE provider = 'stripe' AND provider_ref = $1 AND kind = 'charge')
        ON CONFLICT (intent_id) DO NOTHING`,
-      [intent.intentId, intent.hotelId, intent.reference, intent.amount, intent.currency],
+      [
+        intent.intentId,
+        intent.hotelId,
+        intent.reference,
+        intent.amount,
+        intent.currency,
+        intent.chargeKey ?? null,
+      ],
     );
   },
 
@@ -97,12 +111,13 @@ export const stripeIntents = {
    * charge did record are settled `matched` on the way.
    */
   async claimExpired(tx: Executor, seenBefore: Date, limit: number): Promise<UnmatchedIntent[]> {
-    // Noted before Innkeep recorded what it created (migration 072): never refunded, left to a human.
+    // Past their grace without Innkeep's record of creating them (migration 072): another
+    // integration's, or noted before that record existed. Never refunded by Innkeep.
     await tx.query(
-      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'failed',
+      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'foreign',
          last_error = 'not a PaymentIntent Innkeep recorded creating: never refunded by Innkeep'
-       WHERE settled_at IS NULL AND NOT EXISTS
-         (SELECT 1 FROM stripe_payment_intents s WHERE s.intent_id = u.intent_id AND s.hotel_id = u.hotel_id)`,
+       WHERE settled_at IS NULL AND seen_at < $1 AND NOT ${RECORDED}`,
+      [seenBefore],
     );
     await tx.query(
       `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
@@ -111,9 +126,9 @@ export const stripeIntents = {
     );
     const { rows } = await tx.query<UnmatchedIntent>(
       `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'refunded'
-       WHERE intent_id IN (SELECT intent_id FROM stripe_unmatched_intents
-                           WHERE settled_at IS NULL AND seen_at < $1 ORDER BY seen_at LIMIT $2
-                           FOR UPDATE SKIP LOCKED)
+       WHERE intent_id IN (SELECT intent_id FROM stripe_unmatched_intents u
+                           WHERE settled_at IS NULL AND seen_at < $1 AND ${RECORDED}
+                           ORDER BY seen_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING intent_id AS "intentId", hotel_id AS "hotelId", reference, amount, currency`,
       [seenBefore, limit],
     );

@@ -78,7 +78,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
       if (foreign)
         request.log.warn(
           { stripeEvent: event.id, type: event.type, object, outcome, foreign },
-          'Stripe webhook about a PaymentIntent that is not Innkeep’s: acknowledged, nothing recorded',
+          'Stripe webhook about a PaymentIntent Innkeep did not create (or not yet known to be its own): acknowledged and ignored',
         );
       else request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe webhook');
       return { received: true as const, outcome };

@@ -72,7 +72,9 @@ export async function applyStripeEvent(
 async function ours(
   tx: Executor,
   intent: Stripe.PaymentIntent,
-): Promise<{ record: CreatedIntent } | { foreign: string }> {
+): Promise<
+  { record: CreatedIntent } | { foreign: string; claimed?: { hotelId: string; chargeKey: string | null } }
+> {
   const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
   const basis = intent.metadata?.[STRIPE_METADATA.basis];
   if (!hotelId || !basis) return { foreign: 'a PaymentIntent without Innkeep’s metadata' };
@@ -87,7 +89,7 @@ async function ours(
       })
     : null;
   const record = await stripeIntents.created(tx, intent.id, chargeKey ? { hotelId, chargeKey } : null);
-  if (!record) return { foreign: 'a PaymentIntent Innkeep did not create' };
+  if (!record) return { foreign: 'a PaymentIntent Innkeep did not create', claimed: { hotelId, chargeKey } };
   if (record.hotelId !== hotelId || record.basis !== basis)
     return { foreign: 'a PaymentIntent whose metadata names another hotel or payment than it was made for' };
   return { record };
@@ -101,13 +103,30 @@ async function ours(
 async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookResult> {
   if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return ignored;
   const found = await ours(tx, intent);
-  if ('foreign' in found) return { ...ignored, foreign: found.foreign };
+  const amount = ourAmount(intent.amount, intent.currency);
+  const currency = intent.currency.toUpperCase();
+  if ('foreign' in found) {
+    // Claiming to be Innkeep's but not recorded: perhaps not yet (the create call's answer was lost
+    // and its request has not ended). Noted for the worker, which refunds it only if Innkeep's
+    // record of it appears within the grace, and otherwise leaves it alone for good.
+    const claimed = found.claimed;
+    if (claimed?.chargeKey)
+      await stripeIntents.noteUnmatched(tx, {
+        intentId: intent.id,
+        hotelId: claimed.hotelId,
+        reference: intent.metadata?.[STRIPE_METADATA.basis] ?? intent.id,
+        amount,
+        currency,
+        chargeKey: claimed.chargeKey,
+      });
+    return { ...ignored, foreign: found.foreign };
+  }
   await stripeIntents.noteUnmatched(tx, {
     intentId: intent.id,
     hotelId: found.record.hotelId,
     reference: found.record.basis,
-    amount: ourAmount(intent.amount, intent.currency),
-    currency: intent.currency.toUpperCase(),
+    amount,
+    currency,
   });
   return applied;
 }

@@ -110,7 +110,7 @@ describe('Stripe PaymentIntents Innkeep did not create', () => {
     await pastGrace();
     assert.equal(stripe.refunds.length, refunds);
     assert.deepEqual(await eventsAbout('pi_giftcard1'), []);
-    assert.ok(t.logs.some((line) => line.includes('pi_giftcard1') && line.includes('not Innkeep')));
+    assert.ok(t.logs.some((line) => line.includes('pi_giftcard1') && line.includes('did not create')));
   });
 
   it('metadata copied from Innkeep’s is not enough: a PaymentIntent it never made is left alone', async () => {
@@ -124,6 +124,11 @@ describe('Stripe PaymentIntents Innkeep did not create', () => {
     await pastGrace();
     assert.equal(stripe.refunds.length, refunds);
     assert.deepEqual(await eventsAbout('pi_forgedmeta'), []);
+    const { rows } = await t.db.query(
+      `SELECT settlement FROM stripe_unmatched_intents WHERE intent_id = $1`,
+      ['pi_forgedmeta'],
+    );
+    assert.deepEqual(rows, [{ settlement: 'foreign' }]);
   });
 
   it('a failure naming another hotel’s reservation moves no event into either hotel’s feed', async () => {
@@ -195,6 +200,21 @@ describe('Stripe PaymentIntents Innkeep did not create', () => {
     const intent = [...stripe.intents.values()].at(-1) as Json;
     const res = await deliver('payment_intent.succeeded', stripe.intentObject(intent, false));
     assert.equal(res.json().outcome, 'applied');
+    await pastGrace();
+    assert.equal(stripe.refunds.at(-1)?.payment_intent, intent.id);
+    assert.deepEqual(await eventsAbout(intent.id), [{ type: 'payment.voided', hotelId: hotel.id }]);
+  });
+
+  it('…also when Stripe’s webhook comes before the request whose answer was lost has ended', async () => {
+    const quote = await quoteOk(t, prepaidStay());
+    const intents = stripe.intents.size;
+    stripe.delay = { count: 3, ms: 1500 };
+    const lost = reserve(t, quote.id, { payment: { token: 'pm_card_visa' } });
+    while (stripe.intents.size === intents) await new Promise((resolve) => setTimeout(resolve, 20));
+    const intent = [...stripe.intents.values()].at(-1) as Json;
+    // Usually before the request has given up on Stripe (three timeouts): Innkeep's record not yet written.
+    await deliver('payment_intent.succeeded', stripe.intentObject(intent, false));
+    assertProblem(await lost, 503, 'service_unavailable');
     await pastGrace();
     assert.equal(stripe.refunds.at(-1)?.payment_intent, intent.id);
     assert.deepEqual(await eventsAbout(intent.id), [{ type: 'payment.voided', hotelId: hotel.id }]);
