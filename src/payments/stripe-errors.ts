@@ -61,26 +61,20 @@ export function stripeLogFields(e: StripeFailure): Record<string, unknown> {
 }
 
 /** The `503` a guest gets when Stripe's answer is the service's problem: nothing was booked or charged. */
-export function stripeUnavailable(e: StripeFailure | null): AppError {
-  const setup = e !== null && !isTransient(e);
+export function stripeUnavailable(e: StripeFailure): AppError {
+  const setup = !isTransient(e);
   const problem = new AppError(
     'service_unavailable',
     setup
-      ? 'Payments are not available at the moment; nothing was booked or charged. The hotel has been told.'
+      ? 'Payments cannot be taken at the moment; nothing was booked or charged. The fault is logged for the hotel.'
       : 'The payment service did not answer; nothing was booked. Try again with the same request.',
     setup ? {} : { headers: { 'Retry-After': '5' } },
   );
+  const hint = SETUP.has(e.type)
+    ? 'Stripe refused the service’s credentials: check STRIPE_SECRET_KEY and its permissions'
+    : setup
+      ? 'Stripe refused a request of the service: check the Stripe account’s settings'
+      : 'Stripe did not answer';
   // Read by the error handler's log line (with the request id), never sent to the client.
-  return Object.assign(problem, {
-    stripe: e
-      ? {
-          ...stripeLogFields(e),
-          hint: SETUP.has(e.type)
-            ? 'Stripe refused the service’s credentials: check STRIPE_SECRET_KEY and its permissions'
-            : setup
-              ? 'Stripe refused a request of the service: check the Stripe account’s settings'
-              : 'Stripe did not answer',
-        }
-      : { hint: 'Stripe did not answer' },
-  });
+  return Object.assign(problem, { stripe: { ...stripeLogFields(e), hint } });
 }

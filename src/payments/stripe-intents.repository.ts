@@ -107,10 +107,16 @@ export const stripeIntents = {
 
   /**
    * Claims the intents past their grace that no charge recorded, marking them `refunded` before
-   * the refund is asked (a charge arriving later finds them refunded and declines). Intents a
-   * charge did record are settled `matched` on the way.
+   * the refund is asked (a charge arriving later finds them refunded and declines): only those
+   * Innkeep recorded creating. Intents a charge did record are settled `matched` on the way, and the
+   * ones past their grace that Innkeep did not create `foreign`.
    */
   async claimExpired(tx: Executor, seenBefore: Date, limit: number): Promise<UnmatchedIntent[]> {
+    await tx.query(
+      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
+       WHERE settled_at IS NULL AND EXISTS
+         (SELECT 1 FROM payments p WHERE p.provider = 'stripe' AND p.provider_ref = u.intent_id AND p.kind = 'charge')`,
+    );
     // Past their grace without Innkeep's record of creating them (migration 072): another
     // integration's, or noted before that record existed. Never refunded by Innkeep.
     await tx.query(
@@ -118,11 +124,6 @@ export const stripeIntents = {
          last_error = 'not a PaymentIntent Innkeep recorded creating: never refunded by Innkeep'
        WHERE settled_at IS NULL AND seen_at < $1 AND NOT ${RECORDED}`,
       [seenBefore],
-    );
-    await tx.query(
-      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
-       WHERE settled_at IS NULL AND EXISTS
-         (SELECT 1 FROM payments p WHERE p.provider = 'stripe' AND p.provider_ref = u.intent_id AND p.kind = 'charge')`,
     );
     const { rows } = await tx.query<UnmatchedIntent>(
       `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'refunded'
