@@ -15,7 +15,7 @@ const RECORDED = `EXISTS (SELECT 1 FROM stripe_payment_intents s
    WHERE s.hotel_id = u.hotel_id
      AND (s.intent_id = u.intent_id OR (s.charge_key = u.charge_key AND s.intent_id IS NULL)))`;
 
-/** A PaymentIntent Innkeep asked Stripe for (migration 072): for this hotel and this basis. */
+/** A PaymentIntent Innkeep asked Stripe for (migration 074): for this hotel and this basis. */
 export interface CreatedIntent {
   hotelId: string;
   /** The Stripe idempotency key of the create call (`chargeIdempotencyKey`). */
@@ -117,7 +117,7 @@ export const stripeIntents = {
        WHERE settled_at IS NULL AND EXISTS
          (SELECT 1 FROM payments p WHERE p.provider = 'stripe' AND p.provider_ref = u.intent_id AND p.kind = 'charge')`,
     );
-    // Past their grace without Innkeep's record of creating them (migration 072): another
+    // Past their grace without Innkeep's record of creating them (migration 074): another
     // integration's, or noted before that record existed. Never refunded by Innkeep.
     await tx.query(
       `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'foreign',

@@ -102,7 +102,7 @@ export function createStripePaymentProvider(deps: {
   /**
    * Innkeep's record of the PaymentIntent this request asked for (null: the answer was lost), once
    * the caller's transaction has ended: only a recorded PaymentIntent is ever touched from Stripe's
-   * webhook (migration 072).
+   * webhook (migration 074).
    */
   function remember(request: ChargeRequest, intentId: string | null): void {
     const hotelId = request.hotelId;

@@ -64,7 +64,7 @@ export async function applyStripeEvent(
 }
 
 /**
- * The record of a PaymentIntent Innkeep created (migration 072), when the event's PaymentIntent is
+ * The record of a PaymentIntent Innkeep created (migration 074), when the event's PaymentIntent is
  * one, for the hotel and basis its metadata names; else why not. Found by its id, or (the create
  * call's answer was lost) by the idempotency key its own parameters give: the hotel, the basis,
  * the amount and the PaymentMethod the guest paid with.
