@@ -35,7 +35,7 @@ function decodeUnreserved(text: string): string {
  * reservation access tokens (`rat_`), operator keys (`ik_`), webhook signing secrets (`whsec_`),
  * and Stripe secret and restricted keys, should one be pasted into a message.
  */
-const SECRET = /(cks|rat|ik|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
+const SECRET = /(cks|rat|ik|ict|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
 
 /**
  * Secrets that can appear in URLs or messages; logs keep only a prefix long enough to correlate
