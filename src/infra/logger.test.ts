@@ -29,7 +29,10 @@ describe('maskSecrets', () => {
       [`/checkin/sessions/cks_ab%00${rest}/steps/x`, '/checkin/sessions/cks_ab…/steps/x'],
       [`/checkin/sessions/cks_%2F%2F${rest}?lang=en`, '/checkin/sessions/cks_…?lang=en'],
       [`/checkin/sessions/cks_abcd${rest}%2e%2e;x=\u0000y`, '/checkin/sessions/cks_abcd…'],
-      [`/booking/reservations/X?token=rat_ab!c${rest}&lang=en`, '/booking/reservations/X?token=rat_ab…&lang=en'],
+      [
+        `/booking/reservations/X?token=rat_ab!c${rest}&lang=en`,
+        '/booking/reservations/X?token=rat_ab…&lang=en',
+      ],
       [`key ik_abcd\u0000${rest} revoked`, 'key ik_abcd… revoked'],
     ]) {
       assert.equal(maskSecrets(logged as string), masked, logged);
