@@ -43,7 +43,7 @@ describe('GET /metrics without METRICS_TOKEN: loopback only', () => {
     assertProblem(await scrape(t, '127.0.0.1', { 'x-forwarded-for': '203.0.113.5' }), 404, 'not_found');
     assertProblem(await scrape(t, '127.0.0.1', { forwarded: 'for=203.0.113.5' }), 404, 'not_found');
     // Any one proxy header is enough, whatever the proxy chose to send (issue 32.10).
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { 'x-real-ip': '203.0.113.5' },
       { via: '1.1 proxy' },
       { 'x-forwarded-host': 'innkeep.example' },
