@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { assertProblem, quoteOk, reserve, stay } from '../booking/helpers.ts';
 import type { Database } from '../../src/infra/db/database.ts';
+import { assertProblem, quoteOk, reserve, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const RELEASE = /^\s*DELETE FROM idempotency_keys WHERE scope_hash = \$1 AND state = 'in_progress'/;

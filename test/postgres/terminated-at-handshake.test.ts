@@ -141,7 +141,12 @@ describe('PostgreSQL ending connections as they open', () => {
       relay.dropAll();
       // Rounds of concurrent requests, each needing a new connection, each connection terminated.
       for (let round = 0; round < 10; round++) {
-        const answers = await Promise.all([quote(), quote(), quote(), http(service.baseUrl, 'GET', '/readyz')]);
+        const answers = await Promise.all([
+          quote(),
+          quote(),
+          quote(),
+          http(service.baseUrl, 'GET', '/readyz'),
+        ]);
         for (const answer of answers) {
           assert.equal(answer.status, 503, JSON.stringify(answer.body));
           assert.equal(answer.body.code, 'database_unavailable');
@@ -152,7 +157,9 @@ describe('PostgreSQL ending connections as they open', () => {
       assert.equal(service.child.exitCode, null, 'the process is still running');
 
       relay.armed = false;
-      await eventually('the service to recover', async () => ((await quote()).status === 201 ? true : undefined));
+      await eventually('the service to recover', async () =>
+        (await quote()).status === 201 ? true : undefined,
+      );
       assert.equal(service.child.exitCode, null);
       assert.ok(!service.lines.some((l) => l.includes("Unhandled 'error' event")), 'no unhandled error');
     } catch (error) {
