@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { maskSecrets } from './logger.ts';
+import { createLogger, maskSecrets } from './logger.ts';
 
 describe('maskSecrets', () => {
   const rest = 'abcd0123456789efghjkmnpqrstv';
@@ -44,5 +45,22 @@ describe('maskSecrets', () => {
     assert.equal(maskSecrets('/a%2Fb%20c%252F'), '/a%2Fb%20c%252F');
     const deep = `/s/%${'25'.repeat(1000)}63ks_${rest}`;
     assert.equal(typeof maskSecrets(deep), 'string');
+  });
+
+  it('masks secrets in the logged URL and in a logged error, odd forms included', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    logger.info({ req: { method: 'GET', url: `/checkin/sessions/cks_ab%2F${rest}` } }, 'request');
+    logger.error({ err: new Error(`Route GET:/checkin/sessions/cks_abcd%00${rest} not found`) }, 'failed');
+    const logged = lines.join('');
+    assert.doesNotMatch(logged, new RegExp(rest.slice(4)), logged);
+    assert.match(logged, /cks_ab…/);
+    assert.match(logged, /cks_abcd…/);
   });
 });

@@ -83,7 +83,13 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           remoteAddress: req.ip ?? req.socket?.remoteAddress,
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        err: pino.stdSerializers.err,
+        // An error's text may quote a URL or a secret too (a driver's, a framework's message).
+        err: (error: Error) => {
+          const serialized = pino.stdSerializers.err(error);
+          if (typeof serialized.message === 'string') serialized.message = maskSecrets(serialized.message);
+          if (typeof serialized.stack === 'string') serialized.stack = maskSecrets(serialized.stack);
+          return serialized;
+        },
       },
     },
     destination,
