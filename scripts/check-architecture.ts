@@ -24,7 +24,7 @@ const SRC = GIVEN ? resolve(GIVEN) : join(ROOT, 'src');
  */
 const LAYERS: string[][] = [
   ['config'],
-  ['calendar', 'config.ts'],
+  ['dates', 'config.ts'],
   ['infra'],
   ['rate-plans', 'operator-access'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isCalendarDate, nightsBetween } from '../calendar/dates.ts';
 import type { AppContext } from '../context.ts';
+import { isCalendarDate, nightsBetween } from '../dates/dates.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import { createCursorCodec } from '../operator-access/list-cursor.ts';

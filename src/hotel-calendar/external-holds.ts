@@ -1,4 +1,4 @@
-import { eachNight } from '../calendar/dates.ts';
+import { eachNight } from '../dates/dates.ts';
 import type { Transaction } from '../infra/db/database.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { createAndLock } from './inventory.repository.ts';
