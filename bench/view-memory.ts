@@ -6,8 +6,8 @@
  * `node --expose-gc --import tsx bench/view-memory.ts`; `npm run bench` runs it as the `view` section.
  */
 
-import { CatalogStore } from '../src/catalog/catalog.service.ts';
 import { parseCatalog } from '../src/catalog/catalog.validate.ts';
+import { CatalogStore } from '../src/catalog/catalog-store.ts';
 import { addDays, hotelToday } from '../src/dates/dates.ts';
 import { applyCatalog } from '../src/hotel-calendar/apply-catalog.ts';
 import { NightStore } from '../src/hotel-calendar/night-store.ts';

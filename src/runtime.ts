@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { quoteRepository } from './booking/quote.repository.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
-import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import { CatalogStore } from './catalog/catalog-store.ts';
 import { startIcalPoller } from './channels/ical/ical-poller.ts';
 import { openInvitationSession } from './checkin/commands/open-invitation.ts';
 import { startIdentityPurge } from './checkin/identity-purge-job.ts';
@@ -38,7 +38,7 @@ import { createStripeClient } from './payments/stripe-client.ts';
 import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
-import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
+import { keyringOf, SigningKeyStore } from './signing/signing-key-store.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
 

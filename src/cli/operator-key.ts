@@ -7,7 +7,7 @@
  * the database.
  */
 
-import { CatalogStore } from '../catalog/catalog.service.ts';
+import { CatalogStore } from '../catalog/catalog-store.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
 import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator/key-commands.ts';
 import { operatorKeyHasher } from '../operator-access/key-secret.ts';

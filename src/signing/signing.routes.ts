@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { JwksSchema } from './signing.schemas.ts';
-import type { SigningKeyStore } from './signing.service.ts';
+import type { SigningKeyStore } from './signing-key-store.ts';
 
 /** Verifiers cache the set; after a rotation they refetch on an unknown kid (as JOSE libraries do). */
 const CACHE_CONTROL = 'public, max-age=300';

@@ -25,7 +25,7 @@ it('reports every file that breaks the feature shape, and only those', (t) => {
     'booking/y.schemas.ts': 'export const Y = 1;\n',
     'booking/commands/do-it.ts': 'export function doIt() {}\n',
     'booking/old.service.ts': 'export function old() {}\n',
-    'catalog/catalog.service.ts': 'export function load() {}\n',
+    'catalog/catalog-store.ts': 'export function load() {}\n',
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(src, name)), { recursive: true });
