@@ -32,7 +32,7 @@ const LAYERS: string[][] = [
   ['messages'],
   ['checkin', 'channels'],
   ['booking'],
-  ['operator', 'pages'],
+  ['pages'],
   ['app.ts'],
   ['runtime.ts'],
   ['server.ts', 'cli'],

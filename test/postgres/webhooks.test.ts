@@ -14,7 +14,7 @@ import type { Database, Executor } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { startReceiver, verifySignature } from '../events/receiver.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import {
   DATABASE_URL,
   eventually,

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { seesHotel } from '../operator-access/scopes.ts';
-import { HotelList, OperatorHotel } from './hotels.schemas.ts';
+import type { Hotel } from './catalog.schema.ts';
+import type { CatalogStore } from './catalog-store.ts';
+import { HotelList, OperatorHotel } from './operator-hotels.schemas.ts';
 
 const view = (hotel: Hotel) => ({
   id: hotel.id,

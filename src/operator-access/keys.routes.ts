@@ -2,11 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
-import type { OperatorKey } from '../operator-access/keys.repository.ts';
-import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
-import { type OperatorAuthenticator, operatorOf } from '../operator-access/operator-auth.ts';
+import { createKey } from './commands/create-key.ts';
+import type { KeysDeps } from './commands/key-grant.ts';
+import { listKeys } from './commands/list-keys.ts';
+import { revokeKey } from './commands/revoke-key.ts';
+import type { OperatorKey } from './keys.repository.ts';
 import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './keys.schemas.ts';
-import { createKey, type KeysDeps, listKeys, revokeKey } from './keys.service.ts';
+import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
+import { type OperatorAuthenticator, operatorOf } from './operator-auth.ts';
 
 const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited'] as const;
 
