@@ -5,15 +5,13 @@ import { invalid } from '../infra/http/problems.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
-import { readFeed } from './feed.service.ts';
+import { createEndpoint } from './commands/create-endpoint.ts';
+import { deleteEndpoint } from './commands/delete-endpoint.ts';
+import { listEndpoints } from './commands/list-endpoints.ts';
+import { endpointAttempts } from './commands/read-endpoint-attempts.ts';
+import { readFeed } from './commands/read-feed.ts';
+import type { WebhookDeps } from './commands/webhook-access.ts';
 import type { WebhookEndpoint } from './webhook-endpoints.repository.ts';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  endpointAttempts,
-  listEndpoints,
-  type WebhookDeps,
-} from './webhook-endpoints.service.ts';
 import {
   AttemptList,
   AttemptsQuery,
