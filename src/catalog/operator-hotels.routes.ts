@@ -19,9 +19,9 @@ const view = (hotel: Hotel) => ({
  * `/operator/hotels` (API.md 7.2): the hotels a key sees. Any valid key may read them: every client
  * needs its hotel ids first, and they reveal nothing the public search does not.
  */
-export const hotelsRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogStore }> = async (
+export const hotelsRoutes: FastifyPluginAsyncTypebox<{ ctx: { catalog: CatalogStore } }> = async (
   app,
-  { catalog },
+  { ctx: { catalog } },
 ) => {
   app.get(
     '/hotels',

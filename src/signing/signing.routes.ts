@@ -9,9 +9,9 @@ import type { SigningKeyStore } from './signing-key-store.ts';
 const CACHE_CONTROL = 'public, max-age=300';
 
 /** `GET /.well-known/jwks.json`: the public keys that verify check-in session signatures. */
-export const signingRoutes: FastifyPluginAsyncTypebox<{ signer: SigningKeyStore }> = async (
+export const signingRoutes: FastifyPluginAsyncTypebox<{ ctx: { signer: SigningKeyStore } }> = async (
   app,
-  { signer },
+  { ctx: { signer } },
 ) => {
   app.get(
     '/.well-known/jwks.json',
