@@ -1,4 +1,4 @@
-import { addDays } from '../calendar/dates.ts';
+import { addDays } from '../dates/dates.ts';
 import type { Executor, Transaction } from '../infra/db/database.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { externalHoldsRepository as repo, type StoredHold } from './external-holds.repository.ts';

@@ -1,6 +1,6 @@
-import { addDays, hotelToday } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../context.ts';
+import { addDays, hotelToday } from '../../dates/dates.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { replaceHolds } from '../../hotel-calendar/external-holds.ts';
 import { hashSecret, randomToken } from '../../infra/crypto/tokens.ts';

@@ -1,6 +1,6 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';

@@ -18,7 +18,7 @@ import {
 } from '../booking/helpers.ts';
 import { GUEST_DETAILS, openedSession, stepOk } from '../checkin/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { makeKey, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { makeKey, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { arrived, bookStay, eventsOf, onReservation } from './reservation-helpers.ts';
 
 describe('operator reservations', () => {

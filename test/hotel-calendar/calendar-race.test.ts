@@ -17,7 +17,7 @@ import {
 } from '../booking/helpers.ts';
 import { pausableDatabase } from '../helpers/faults.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('calendar PATCH racing a booking', () => {
   const pausable = pausableDatabase();

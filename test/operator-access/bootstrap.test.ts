@@ -9,7 +9,7 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
-import { bootstrapOperatorKey } from '../../src/operator/bootstrap.ts';
+import { bootstrapOperatorKey } from '../../src/operator-access/bootstrap.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';

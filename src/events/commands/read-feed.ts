@@ -1,7 +1,7 @@
-import type { Database } from '../infra/db/database.ts';
-import { invalid } from '../infra/http/problems.ts';
-import { typesOfPattern } from './event-types.ts';
-import { feedRepository, type StoredEvent } from './feed.repository.ts';
+import type { Database } from '../../infra/db/database.ts';
+import { invalid } from '../../infra/http/problems.ts';
+import { typesOfPattern } from '../event-types.ts';
+import { feedRepository, type StoredEvent } from '../feed.repository.ts';
 
 export const MAX_FEED_LIMIT = 500;
 export const DEFAULT_FEED_LIMIT = 100;

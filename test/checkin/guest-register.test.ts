@@ -18,7 +18,7 @@ import {
   stepOk,
   wallTimeUtc,
 } from '../checkin/helpers.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('guest register', () => {
   let app: OperatorApp;

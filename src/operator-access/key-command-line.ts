@@ -7,8 +7,11 @@
 import { parseArgs } from 'node:util';
 import type { ControlReply } from '../infra/control-channel.ts';
 import { AppError } from '../infra/http/problems.ts';
-import { SCOPES, type Scope } from '../operator-access/scopes.ts';
-import { createKey, type KeysDeps, listKeys, revokeKey, rootPrincipal } from './keys.service.ts';
+import { createKey } from './commands/create-key.ts';
+import { type KeysDeps, rootPrincipal } from './commands/key-grant.ts';
+import { listKeys } from './commands/list-keys.ts';
+import { revokeKey } from './commands/revoke-key.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 
 export const OPERATOR_KEY_USAGE = `usage: npm run operator-key -- create --name NAME --scopes SCOPE[,SCOPE…] [--hotels HOTEL[,HOTEL…]]
        npm run operator-key -- list

@@ -1,5 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
-import { COLUMNS, type ReservationRow, toReservationRow } from './reservation.row.ts';
+import { COLUMNS, type ReservationRow, toReservationRow } from '../reservations/reservation.row.ts';
 
 /** Where a page ended: the list is ordered by (check-in date, code), both unique together. */
 export interface ListPosition {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eur } from '../booking/helpers.ts';
-import { type OperatorApp, startOperatorApp } from './helpers.ts';
+import { type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { arrived, bookStay, onReservation } from './reservation-helpers.ts';
 
 // GET /operator/reservations/{reservation} → cancellationCharge: what cancelling now would charge,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { bookStay as bookStayWith, type Json, type StayOptions } from '../booking/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { auth, OPERATOR } from './helpers.ts';
+import { auth, OPERATOR } from '../operator-access/helpers.ts';
 
 /** The operator tests' usual stay: two adults, one room, two nights ten days ahead. */
 const OPERATOR_STAY = { fromToday: 10, nights: 2, adults: 2, rooms: 1 };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addDays, assertInvalid, assertProblem, book, cancel, type Json, stay } from '../booking/helpers.ts';
 import { GUEST_DETAILS, openedSession, stepOk } from '../checkin/helpers.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('operator reservation list', () => {
   let app: OperatorApp;

@@ -2,10 +2,10 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../infra/db/database.ts';
-import type { OperatorKeyHasher } from '../operator-access/key-secret.ts';
-import { keysRepository } from '../operator-access/keys.repository.ts';
-import { SCOPES } from '../operator-access/scopes.ts';
-import { insertKey, rootPrincipal } from './keys.service.ts';
+import { insertKey, rootPrincipal } from './commands/key-grant.ts';
+import type { OperatorKeyHasher } from './key-secret.ts';
+import { keysRepository } from './keys.repository.ts';
+import { SCOPES } from './scopes.ts';
 
 /** Any constant works; it only has to be the same in every process of a deployment. */
 const BOOTSTRAP_LOCK_KEY = 7_150_071;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HTTPMethods } from 'fastify';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
+import { arrived, bookStay } from '../booking/reservation-helpers.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
-import { arrived, bookStay } from './reservation-helpers.ts';
 
 interface RouteCase {
   method: HTTPMethods;

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { CatalogStore } from '../catalog/catalog.service.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { seesHotel } from '../operator-access/scopes.ts';
-import { HotelList, OperatorHotel } from './hotels.schemas.ts';
+import type { Hotel } from './catalog.schema.ts';
+import type { CatalogStore } from './catalog-store.ts';
+import { HotelList, OperatorHotel } from './operator-hotels.schemas.ts';
 
 const view = (hotel: Hotel) => ({
   id: hotel.id,
@@ -19,9 +19,9 @@ const view = (hotel: Hotel) => ({
  * `/operator/hotels` (API.md 7.2): the hotels a key sees. Any valid key may read them: every client
  * needs its hotel ids first, and they reveal nothing the public search does not.
  */
-export const hotelsRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogStore }> = async (
+export const hotelsRoutes: FastifyPluginAsyncTypebox<{ ctx: { catalog: CatalogStore } }> = async (
   app,
-  { catalog },
+  { ctx: { catalog } },
 ) => {
   app.get(
     '/hotels',

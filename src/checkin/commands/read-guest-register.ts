@@ -1,7 +1,10 @@
-import type { Encryptor } from '../infra/crypto/encryption.ts';
-import type { Executor } from '../infra/db/database.ts';
-import { guestRegisterRepository, type RegisterReservationRow } from './guest-register.repository.ts';
-import { stepContext } from './session-secrets.ts';
+import type { AppContext } from '../../context.ts';
+import type { Encryptor } from '../../infra/crypto/encryption.ts';
+import type { Executor } from '../../infra/db/database.ts';
+import { auditRepository } from '../../operator-access/audit.repository.ts';
+import type { Principal } from '../../operator-access/scopes.ts';
+import { guestRegisterRepository, type RegisterReservationRow } from '../guest-register.repository.ts';
+import { stepContext } from '../session-secrets.ts';
 
 export interface RegisterDocument {
   type: string;
@@ -50,7 +53,7 @@ function documentOf(row: RegisterReservationRow, encryptor: Encryptor): Register
  * given: the primary guest (with the identity document, its number in full) then the companions
  * (the check-in collects one document per reservation, the primary guest's), by reservation code.
  */
-export async function readGuestRegister(
+async function registerOf(
   db: Executor,
   encryptor: Encryptor,
   hotelId: string,
@@ -82,5 +85,28 @@ export async function readGuestRegister(
       }),
     );
     return [primary, ...companions];
+  });
+}
+
+/**
+ * The guest register of the hotel's arrivals on `date` for `actor` (API.md 7.3): the read and its
+ * audit entry (key, hotel, date, number of guests and the format asked; no identity data) commit
+ * together, so no identity data leaves without its record. The hotel is checked visible already.
+ */
+export function readGuestRegister(
+  ctx: Pick<AppContext, 'db' | 'encryptor'>,
+  actor: Principal,
+  request: { hotelId: string; date: string; format: 'csv' | 'json' },
+): Promise<RegisterGuest[]> {
+  const { hotelId, date, format } = request;
+  return ctx.db.transaction(async (tx) => {
+    const found = await registerOf(tx, ctx.encryptor, hotelId, date);
+    await auditRepository.append(tx, {
+      actor: actor.id,
+      action: 'guest_register.read',
+      hotelIds: [hotelId],
+      details: { hotelId, date, guests: found.length, format },
+    });
+    return found;
   });
 }

@@ -1,4 +1,4 @@
-import { hotelToday } from '../calendar/dates.ts';
+import { hotelToday } from '../dates/dates.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';

@@ -20,7 +20,7 @@ import {
   search,
 } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('operator calendar', () => {
   let app: OperatorApp;

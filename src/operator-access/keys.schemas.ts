@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Name } from '../infra/http/text-schemas.ts';
-import { HotelId } from '../operator-access/operator.schemas.ts';
-import { SCOPES, type Scope } from '../operator-access/scopes.ts';
+import { HotelId } from './operator.schemas.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 
 export const EXAMPLE_KEY_ID = 'key_7m2k9q4xw1c8v5bn3t6h';
 export const Instant = (description: string) => Type.String({ format: 'date-time', description });

@@ -1,12 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { Clock } from '../infra/clock.ts';
+import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
-import type { OperatorKey } from '../operator-access/keys.repository.ts';
-import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
-import { type OperatorAuthenticator, operatorOf } from '../operator-access/operator-auth.ts';
+import { createKey } from './commands/create-key.ts';
+import { listKeys } from './commands/list-keys.ts';
+import { revokeKey } from './commands/revoke-key.ts';
+import type { OperatorKeyHasher } from './key-secret.ts';
+import type { OperatorKey } from './keys.repository.ts';
 import { CreatedKey, CreateKeyBody, KeyList, KeyParams } from './keys.schemas.ts';
-import { createKey, type KeysDeps, listKeys, revokeKey } from './keys.service.ts';
+import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
+import { type OperatorAuthenticator, operatorOf } from './operator-auth.ts';
 
 const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited'] as const;
 
@@ -22,9 +27,21 @@ const view = (key: OperatorKey) => ({
 
 /** `/operator/keys` (API.md 7.1): create, list and revoke operator keys. */
 export const keysRoutes: FastifyPluginAsyncTypebox<{
-  deps: KeysDeps;
+  /** The app's context (context.ts), of which the keys use these parts. */
+  ctx: {
+    db: Database;
+    operatorKeyHasher: OperatorKeyHasher;
+    catalog: { get(hotelId: string): unknown };
+    clock: Clock;
+  };
   authenticator: OperatorAuthenticator;
-}> = async (app, { deps, authenticator }) => {
+}> = async (app, { ctx, authenticator }) => {
+  const deps = {
+    db: ctx.db,
+    hash: ctx.operatorKeyHasher,
+    knownHotel: (id: string) => ctx.catalog.get(id) !== undefined,
+    now: () => ctx.clock.now(),
+  };
   app.post(
     '/keys',
     {
