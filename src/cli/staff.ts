@@ -5,7 +5,7 @@
  * asks the service over its control channel (DATA_DIR/control.sock), as `operator-key` does.
  */
 
-import { CatalogStore } from '../catalog/catalog.service.ts';
+import { CatalogStore } from '../catalog/catalog-store.ts';
 import { systemClock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
