@@ -40,6 +40,7 @@ import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing-key-store.ts';
 import { runStaffCommand } from './staff/staff-command-line.ts';
+import { staffHousekeepingJobs } from './staff/staff-housekeeping.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
 
@@ -155,6 +156,7 @@ export async function createRuntime(
     const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
+      ...staffHousekeepingJobs(clock, config.staffSessionIdleMinutes),
     ]);
     const webhooks: WebhookWorker | null = config.webhookWorker
       ? startWebhookWorker({
