@@ -22,14 +22,13 @@ import {
   SignInBody,
   TokenParams,
 } from './auth.schemas.ts';
-import {
-  acceptInvitation,
-  changePassword,
-  requestPasswordReset,
-  resetPassword,
-} from './commands/password-commands.ts';
-import { readMe, signOut } from './commands/session-commands.ts';
+import { acceptInvitation } from './commands/accept-invitation.ts';
+import { changePassword } from './commands/change-password.ts';
+import { readMe } from './commands/read-me.ts';
+import { requestPasswordReset } from './commands/request-password-reset.ts';
+import { resetPassword } from './commands/reset-password.ts';
 import { signIn } from './commands/sign-in.ts';
+import { signOut } from './commands/sign-out.ts';
 
 const TAGS = ['staff'];
 const NoContent = (description: string) => Type.Null({ description });

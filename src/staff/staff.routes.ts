@@ -5,7 +5,9 @@ import { writeSchema } from '../infra/http/write-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
 import { inviteStaff } from './commands/invite-staff.ts';
-import { listStaff, modifyStaff, readStaff } from './commands/manage-staff.ts';
+import { listStaff } from './commands/list-staff.ts';
+import { modifyStaff } from './commands/modify-staff.ts';
+import { readStaff } from './commands/read-staff.ts';
 import { InviteStaffBody, ModifyStaffBody, StaffList, StaffParams, StaffSchema } from './staff.schemas.ts';
 
 const AUTH_PROBLEMS = ['unauthorized', 'forbidden', 'rate_limited'] as const;

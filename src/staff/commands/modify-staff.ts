@@ -7,21 +7,8 @@ import { grantRefusal, seesAccount } from '../rules/staff-grant.ts';
 import { staffAccountsRepository as accounts, type StaffAccount } from '../staff-accounts.repository.ts';
 import { staffHotelsRepository } from '../staff-hotels.repository.ts';
 import { knownHotels } from './invite-staff.ts';
+import { staffNotFound } from './staff-access.ts';
 import { type StaffContext, staffView } from './staff-context.ts';
-
-const notFound = (id: string) => new AppError('not_found', `No staff account has the id "${id}".`);
-
-/** The accounts the caller sees (their hotels all within the caller's), oldest first. */
-export async function listStaff(ctx: StaffContext, by: Principal) {
-  return (await accounts.list(ctx.db, by.hotelIds)).map(staffView);
-}
-
-/** One account; one outside the caller's hotels is `404`, as if it did not exist. */
-export async function readStaff(ctx: StaffContext, by: Principal, id: string) {
-  const account = await accounts.byPublicId(ctx.db, id);
-  if (!account || !seesAccount(by, account)) throw notFound(id);
-  return staffView(account);
-}
 
 export interface StaffChange {
   name?: string | undefined;
@@ -42,7 +29,7 @@ export async function modifyStaff(ctx: StaffContext, by: Principal, id: string, 
     change.hotelIds === undefined ? undefined : knownHotels(ctx, change.hotelIds ?? undefined, '/hotelIds');
   return ctx.db.transaction(async (tx) => {
     const before = await accounts.byPublicId(tx, id, { forUpdate: true });
-    if (!before || !seesAccount(by, before)) throw notFound(id);
+    if (!before || !seesAccount(by, before)) throw staffNotFound(id);
     const own = grantRefusal(by, before.role, before.hotelIds);
     if (own) throw new AppError('forbidden', `You may not change this account: ${own}`);
     const role = change.role ?? before.role;
