@@ -54,7 +54,7 @@ describe('staff sessions on two processes', () => {
       );
     const cli = await invite('owner@example.com', 'owner');
     assert.equal(cli.code, 0, cli.stderr);
-    const link = /^https:\/\/innkeep\.example\/desk\/welcome#([0-9a-z]+)$/m.exec(cli.stdout);
+    const link = /^https:\/\/innkeep\.example\/desk\/welcome#(stk_[0-9a-z]+)$/m.exec(cli.stdout);
     assert.ok(link, cli.stdout);
 
     const accepted = await fetch(`${a.baseUrl}/api/v1/auth/invitations/${link[1]}/accept`, {
@@ -68,7 +68,7 @@ describe('staff sessions on two processes', () => {
     assert.match(accepted.headers.get('set-cookie') ?? '', /; Secure/, 'Secure under https');
 
     const desk = await invite('desk@example.com', 'front_desk');
-    const deskToken = /#([0-9a-z]+)$/m.exec(desk.stdout)?.[1];
+    const deskToken = /#(stk_[0-9a-z]+)$/m.exec(desk.stdout)?.[1];
     const deskAccepted = await fetch(`${b.baseUrl}/api/v1/auth/invitations/${deskToken}/accept`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...OWN },

@@ -23,7 +23,7 @@ test('a reset link from the e-mail works once, within the hour, and ends every s
     const link = encryptor
       .decrypt(Buffer.from(rows[0]?.data.link ?? '', 'base64'), STAFF_LINK_CONTEXT)
       .toString('utf8');
-    assert.match(link, /\/desk\/reset#[0-9a-z]{40,}$/);
+    assert.match(link, /\/desk\/reset#stk_[0-9a-z]{40,}$/);
     return link.split('#')[1] as string;
   };
   const token = await linkOf();

@@ -22,8 +22,11 @@ const LINK_PATH: Record<TokenPurpose, string> = {
 };
 
 export const tokenHash = (token: string): Buffer => hashSecret(`staff-token\u0000${token}`);
-/** Tokens: 32 random bytes (256 bits), above the contract's 128. */
-export const TOKEN_PATTERN = /^[0-9a-z]{40,100}$/;
+/**
+ * Tokens: `stk_` + 32 random bytes (256 bits, above the contract's 128). The prefix lets the log
+ * mask one in a request URL (`POST /auth/invitations/{token}/accept`), as it masks every secret.
+ */
+export const TOKEN_PATTERN = /^stk_[0-9a-z]{40,100}$/;
 
 /**
  * Issues a one-time token and answers its link, the token in the fragment (`#`), which browsers
@@ -35,7 +38,7 @@ export async function issueLink(
   staffId: number,
   purpose: TokenPurpose,
 ): Promise<string> {
-  const token = randomToken('', 32);
+  const token = randomToken('stk_', 32);
   const now = ctx.clock.now();
   await staffTokensRepository.issue(tx, {
     hash: tokenHash(token),
