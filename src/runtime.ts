@@ -34,10 +34,10 @@ import { runOperatorKeyCommand } from './operator/key-commands.ts';
 import { operatorKeyHasher } from './operator-access/key-secret.ts';
 import { keysRepository } from './operator-access/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { type PaymentWorker, startPaymentWorker } from './payments/payment-worker.ts';
 import { createStripeClient } from './payments/stripe-client.ts';
 import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
-import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
