@@ -151,7 +151,7 @@ export async function createRuntime(
       schemaCompilers: overrides.schemaCompilers,
     });
     catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
-    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
+    const housekeeping = startHousekeeping(db, logger, 15 * 60_000, [
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
     ]);
@@ -221,7 +221,7 @@ export async function createRuntime(
         catalog.stop();
         await paymentWorker.stop();
         await icalPoller.stop();
-        stopHousekeeping();
+        await housekeeping.stop();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();
         await guestMessages?.stop();
