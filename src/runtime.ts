@@ -150,7 +150,7 @@ export async function createRuntime(
       stripe,
       schemaCompilers: overrides.schemaCompilers,
     });
-    catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
+    catalog.startAutoRefresh(5_000, logger);
     const housekeeping = startHousekeeping(db, logger, 15 * 60_000, [
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
@@ -168,7 +168,7 @@ export async function createRuntime(
         })
       : null;
     const paymentWorker = startPaymentWorker({ db, payments, config, logger });
-    signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
+    signer.startAutoRefresh(logger);
     const shared = appContext as AppContext;
     const guestMessages = config.mailWorker
       ? await startGuestMessages(shared, logger, (code) =>
@@ -218,14 +218,14 @@ export async function createRuntime(
       paymentWorker,
       async close() {
         await control?.close();
-        catalog.stop();
+        await catalog.stop();
         await paymentWorker.stop();
         await icalPoller.stop();
         await housekeeping.stop();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();
         await guestMessages?.stop();
-        signer.stop();
+        await signer.stop();
         await identityPurge.stop();
         await app.close();
         if (!overrides.db) await db.close();

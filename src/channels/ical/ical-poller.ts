@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { type PeriodicJob, startPeriodicJob } from '../../infra/jobs/periodic-job.ts';
 import { icalRepository as repo } from './ical.repository.ts';
 import { sealLegacyUrls, syncImport } from './ical.service.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
@@ -9,20 +10,17 @@ const BATCH = 4;
 /** A claim outlives the fetch and its transaction, so a killed process's imports come back soon after. */
 const LEASE_SECONDS = Math.ceil((2 * FETCH_TIMEOUT_MS) / 1000) + 30;
 
-export interface IcalPoller {
-  stop(): Promise<void>;
-}
-
 /**
- * Fetches each import every ICAL_POLL_SECONDS (docs/api.md §9.1). Every process runs this; each due
- * import is claimed by one of them (`claimDue`: SKIP LOCKED and a lease, as webhook deliveries
- * are), fetched, and given its next time with its outcome.
+ * Fetches each import every ICAL_POLL_SECONDS (docs/api.md §9.1), on the periodic-job primitive (one
+ * round at a time, a failed round logged and the next one still coming, `stop` waiting for the
+ * round under way). Every process runs this; each due import is claimed by one of them (`claimDue`:
+ * SKIP LOCKED and a lease, as webhook deliveries are), fetched, and given its next time with its
+ * outcome.
  */
 export function startIcalPoller(
   deps: Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'encryptor' | 'operatorKeyHasher'>,
   logger: Logger,
-): IcalPoller {
-  let running: Promise<void> | null = null;
+): PeriodicJob {
   let stopped = false;
   let sealed = false;
   const round = async () => {
@@ -43,23 +41,20 @@ export function startIcalPoller(
       );
     }
   };
-  const tick = () => {
-    if (running || stopped) return;
-    running = round()
-      .catch((err) => logger.warn({ err }, 'iCal poll failed; retrying at the next round'))
-      .finally(() => {
-        running = null;
-      });
-  };
   // Due times are checked often (an import created or synced elsewhere sets its own); each import
   // is still fetched only every ICAL_POLL_SECONDS.
-  const timer = setInterval(tick, Math.min(deps.config.icalPollSeconds, 15) * 1000);
-  timer.unref();
+  const job = startPeriodicJob({
+    name: 'iCal poll',
+    intervalMs: Math.min(deps.config.icalPollSeconds, 15) * 1000,
+    log: logger,
+    run: round,
+  });
   return {
+    runNow: job.runNow,
     async stop() {
+      // A round under way ends after the imports it is fetching: it claims no more.
       stopped = true;
-      clearInterval(timer);
-      await running;
+      await job.stop();
     },
   };
 }
