@@ -2,8 +2,8 @@
  * The one shape of background work that is not a claimable row (those go on
  * `infra/outbox/claim-worker.ts`): a job run every `intervalMs`, one run at a time, its errors
  * logged (the next run still comes), stopped with the service (`stop` waits for a run under way).
- * Housekeeping, the identity purge, the payment worker, the catalogue's and signing keys'
- * refreshes and the iCal poller are each one of these.
+ * Housekeeping, the identity purge, the payment worker and the catalogue's and signing keys'
+ * refreshes are each one of these.
  */
 export interface PeriodicJob {
   /**
