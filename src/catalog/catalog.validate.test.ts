@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NAME_PATTERN, TEXT_PATTERN_MESSAGES } from '../infra/http/text-schemas.ts';
+import { NAME_CHARACTERS_PATTERN, TEXT_PATTERN_MESSAGES } from '../infra/http/text-schemas.ts';
 import { catalogue, problemsOf } from './catalog.fixtures.ts';
 import { CatalogError, parseCatalog } from './catalog.validate.ts';
 
@@ -240,7 +240,7 @@ describe('parseCatalog: warnings', () => {
 });
 
 describe('parseCatalog: what goes out in e-mails and feeds (issue 32, item 10)', () => {
-  const NAME_RULE = TEXT_PATTERN_MESSAGES[NAME_PATTERN];
+  const NAME_RULE = TEXT_PATTERN_MESSAGES[NAME_CHARACTERS_PATTERN];
 
   it('refuses a line break or control character in any name, naming the field', () => {
     const json = catalogue();
