@@ -69,6 +69,16 @@ export const messageCapsRepository = {
     );
   },
 
+  /** Drops the reservation's held-back change message, if any (the stay is cancelled: old news). */
+  async dropHeld(tx: Executor, reservationId: number): Promise<void> {
+    await tx.query(
+      `DELETE FROM guest_messages
+        WHERE reservation_id = $1 AND kind = 'booking_modified' AND status = 'queued' AND attempts = 0
+          AND send_after > now()`,
+      [reservationId],
+    );
+  },
+
   /** Drops a held-back change message (its new address is over its cap). */
   async drop(tx: Executor, id: number): Promise<void> {
     await tx.query(`DELETE FROM guest_messages WHERE id = $1 AND status = 'queued' AND attempts = 0`, [id]);

@@ -6,6 +6,7 @@ import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
 import { invitationDueAt } from './invitation-time.ts';
 import { languageOfGuest } from './language.ts';
+import { messageCapsRepository } from './message-caps.repository.ts';
 import { addressAllows, changeMessage, lockAddresses } from './message-caps.ts';
 import { type Language, MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
 import { type InvitationChange, type MessageRow, messageRepository as repo } from './messages.repository.ts';
@@ -136,6 +137,8 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
     }
     case 'cancelled':
     case 'no_show': {
+      // A change held back to the end of the hour would tell a stay that is no more.
+      await messageCapsRepository.dropHeld(tx, row.id);
       const told = await addressAllows(tx, row.guest.email, byGuest);
       const data = { reservation, noShow: news.kind === 'no_show' };
       await queueMessages(tx, row, told ? [{ kind: 'booking_cancelled', data, byGuest }] : [], 'drop');

@@ -65,6 +65,19 @@ describe('caps on guest messages', () => {
       mailsTo(email).filter((m) => /changed/.test(m.subject ?? '')).length >= 3 ? true : undefined,
     );
     assert.equal(third.to, email);
+    // Cancelled, the stay's held-back change is old news: it goes, the cancellation is told.
+    const cancelled = await app.t.inject({
+      method: 'POST',
+      url: `/api/v1/booking/reservations/${booked.code}/cancel`,
+      headers: { authorization: `Bearer ${booked.token}` },
+    });
+    assert.equal(cancelled.statusCode, 200, cancelled.body);
+    const left = await messagesOf(booked.code);
+    assert.ok(!left.some((m) => m.id === held.id));
+    assert.deepEqual(
+      left.filter((m) => m.kind === 'booking_modified' || m.kind === 'booking_cancelled').map((m) => m.kind),
+      ['booking_modified', 'booking_modified', 'booking_modified', 'booking_cancelled'],
+    );
   });
 
   it('mails no address more than 10 messages a day from guests’ requests, even booked at once; the bookings all succeed', async () => {
