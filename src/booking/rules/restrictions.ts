@@ -171,7 +171,7 @@ function unpaidStay(
 ): RestrictionViolation | null {
   const plan = hotel.ratePlans.find((rp) => rp.id === ratePlanId);
   const limit = hotel.maxUnpaidNights ?? DEFAULT_MAX_UNPAID_NIGHTS;
-  if (!plan || plan.prepayment !== 'none' || nights <= limit) return null;
+  if (plan?.prepayment !== 'none' || nights <= limit) return null;
   return {
     rule: 'unpaid_stay',
     message: `Stays of more than ${plural(limit, 'night')} need a rate paid at booking; the ${plan.name} rate is paid at the hotel.`,
