@@ -182,7 +182,7 @@ export async function createRuntime(
       retentionDays: config.identityRetentionDays,
       intervalSeconds: config.purgeIntervalSeconds,
     });
-    const icalPoller = startIcalPoller({ db, catalog, clock, config }, logger);
+    const icalPoller = startIcalPoller(shared, logger);
     // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
     const control: ControlChannel | null = overrides.dataDirLock
       ? await startControlChannel(

@@ -26,6 +26,13 @@ interface RouteCase {
 }
 
 const IMPORT = { roomTypeId: 'double', url: 'http://127.0.0.1:9/feed.ics', name: 'nowhere' };
+/** A room type imports a URL once and has at most 10 imports (docs/api.md §9.1): spread them. */
+let imports = 0;
+const importBody = () => ({
+  ...IMPORT,
+  roomTypeId: ++imports % 2 ? 'double' : 'suite',
+  url: `http://127.0.0.1:9/feed-${imports}.ics`,
+});
 
 const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/keys', scope: 'keys:write', body: { name: 'made', scopes: ['keys:write'] } },
@@ -119,7 +126,9 @@ const ROUTES: RouteCase[] = [
     path: '/hotels/{hotel}/ical-imports',
     scope: 'inventory:write',
     hotelScoped: true,
-    body: { roomTypeId: 'double', url: 'http://127.0.0.1:9/feed.ics', name: 'nowhere' },
+    get body() {
+      return importBody();
+    },
   },
   { method: 'GET', path: '/hotels/{hotel}/ical-imports', scope: 'inventory:read', hotelScoped: true },
   {
@@ -176,7 +185,7 @@ function channelRoute(
         method: 'POST',
         url: `${OPERATOR}/hotels/${hotel}/${collection}`,
         headers: auth(app.root),
-        payload: body,
+        payload: collection === 'ical-imports' ? importBody() : body,
       });
       if (response.statusCode !== 201) throw new Error(`not created: ${response.body}`);
       return { id: response.json().id };
