@@ -1479,6 +1479,7 @@ export interface components {
                 latestArrival?: string;
                 maxDaysBeforeArrival?: number;
                 maxStay?: number;
+                maxUnpaidNights?: number;
                 message: string;
                 minStay?: number;
                 reason: "occupancy" | "restricted" | "sold_out";
@@ -1486,7 +1487,7 @@ export interface components {
                     id: string;
                     name: string;
                 };
-                rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window";
+                rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window" | "unpaid_stay";
                 /**
                  * Format: date
                  * @description hotel-local date YYYY-MM-DD

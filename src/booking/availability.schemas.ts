@@ -87,9 +87,15 @@ export type QuoteRequest = Static<typeof QuoteRequest>;
 const RestrictionDetails = {
   rule: Type.Optional(
     Type.Union(
-      ['stop_sell', 'closed_to_arrival', 'closed_to_departure', 'min_stay', 'max_stay', 'booking_window'].map(
-        (r) => Type.Literal(r),
-      ),
+      [
+        'stop_sell',
+        'closed_to_arrival',
+        'closed_to_departure',
+        'min_stay',
+        'max_stay',
+        'booking_window',
+        'unpaid_stay',
+      ].map((r) => Type.Literal(r)),
     ),
   ),
   message: Type.String(),
@@ -97,6 +103,7 @@ const RestrictionDetails = {
   maxStay: Type.Optional(Type.Integer()),
   maxDaysBeforeArrival: Type.Optional(Type.Integer()),
   latestArrival: Type.Optional(HotelDate),
+  maxUnpaidNights: Type.Optional(Type.Integer()),
   from: Type.Optional(HotelDate),
   to: Type.Optional(HotelDate),
   dates: Type.Optional(Type.Array(HotelDate)),
