@@ -6,8 +6,8 @@
  * need no credential. Routes still declare their own statuses and feature headers (ETag, Location).
  */
 
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { RATE_LIMIT_EXEMPT } from './rate-limit.ts';
+import { IdempotencyKeySchema } from './write-schema.ts';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -60,8 +60,13 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   name: 'idempotency-key',
   required: false,
-  description: IdempotencyKeyHeader.description,
-  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  description: IdempotencyKeySchema.description,
+  schema: {
+    type: 'string',
+    minLength: IdempotencyKeySchema.minLength,
+    maxLength: IdempotencyKeySchema.maxLength,
+    pattern: IdempotencyKeySchema.pattern,
+  },
 };
 
 const problem = (description: string) => ({

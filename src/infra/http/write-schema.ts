@@ -1,6 +1,6 @@
 import { type TObject, type TOptional, type TProperties, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
-import { IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { problemResponses } from './problem-schema.ts';
 import type { ProblemCode } from './problems.ts';
 
@@ -16,8 +16,25 @@ export const WRITE_PROBLEMS = [
   'payload_too_large',
 ] as const satisfies readonly ProblemCode[];
 
+/**
+ * The `Idempotency-Key` rule of `parseIdempotencyKey` as a pattern, so the document says it: a bare
+ * value (not starting with `"`, no control character), or a structured-field string, `"k-123"`:
+ * printable ASCII with `\"` and `\\` the only escapes, not empty.
+ */
+export const IDEMPOTENCY_KEY_PATTERN =
+  '^(?:[^"\\u0000-\\u0008\\u000A-\\u001F\\u007F][^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*' +
+  '|"(?:[\\u0020\\u0021\\u0023-\\u005B\\u005D-\\u007E]|\\\\["\\\\])+")$';
+
+/** The header's schema as routes declare it (and the document shows it). */
+export const IdempotencyKeySchema = Type.String({
+  minLength: 1,
+  maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+  pattern: IDEMPOTENCY_KEY_PATTERN,
+  description: IdempotencyKeyHeader.description,
+});
+
 type WithKey<P extends TProperties> = TObject<
-  { 'idempotency-key': TOptional<typeof IdempotencyKeyHeader> } & P
+  { 'idempotency-key': TOptional<typeof IdempotencyKeySchema> } & P
 >;
 
 /**
@@ -36,7 +53,7 @@ export function writeSchema<
   return {
     ...rest,
     headers: Type.Object({
-      'idempotency-key': Type.Optional(IdempotencyKeyHeader),
+      'idempotency-key': Type.Optional(IdempotencyKeySchema),
       ...headers?.properties,
     }) as WithKey<P>,
     response: { ...response, ...problemResponses(...problems, ...WRITE_PROBLEMS) } as S['response'] &
