@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import lightMyRequest from 'light-my-request';
-import { ALPINEBITS, basic, multipart, ota } from '../channels/alpinebits-client.ts';
+import { type Database, DatabaseUnavailableError } from '../../src/infra/db/database.ts';
+import { ALPINEBITS, basic, freeRooms, multipart, ota } from '../channels/alpinebits-client.ts';
 import { startOperatorApp } from '../operator/helpers.ts';
 
 const ping = () =>
@@ -82,6 +83,44 @@ describe('AlpineBits while the service cannot serve', () => {
       assert.equal(res.headers.connection, 'close');
       assert.deepEqual(faults(t.logs.slice(before)), [], 'shutting down is not a fault');
     } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 with Retry-After while the database is out of reach', async () => {
+    const state = { down: false };
+    const unavailable = () => Promise.reject(new DatabaseUnavailableError(new Error('connection refused')));
+    const wrapDb = (db: Database): Database => ({
+      ...db,
+      query: ((sql: string, params?: readonly unknown[]) =>
+        state.down ? unavailable() : db.query(sql, params)) as Database['query'],
+      transaction: ((fn: Parameters<Database['transaction']>[0]) =>
+        state.down ? unavailable() : db.transaction(fn)) as Database['transaction'],
+    });
+    const app = await startOperatorApp({ LOG_LEVEL: 'silent' }, undefined, { wrapDb });
+    const { t } = app;
+    try {
+      const hotel = app.hotels[0];
+      const today = new Date().toISOString().slice(0, 10);
+      const { body, contentType } = multipart([
+        ['action', 'OTA_HotelInvCountNotif:FreeRooms'],
+        ['request', freeRooms(hotel.id, [{ roomTypeId: 'double', start: today, end: today, count: 1 }])],
+      ]);
+      state.down = true;
+      const res = await t.inject({
+        method: 'POST',
+        url: ALPINEBITS,
+        headers: {
+          ...basic(app.root),
+          'content-type': contentType,
+          'x-alpinebits-clientprotocolversion': '2022-10',
+        },
+        payload: body,
+      });
+      state.down = false;
+      assertUnavailable(res);
+    } finally {
+      state.down = false;
       await t.close();
     }
   });
