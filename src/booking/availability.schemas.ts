@@ -47,6 +47,8 @@ const stayFields = {
 
 export const SearchRequest = Type.Object(stayFields, {
   additionalProperties: false,
+  description:
+    "Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services.",
   examples: [
     {
       hotelId: 'harbour-view',
@@ -69,6 +71,8 @@ export const QuoteRequest = Type.Object(
   },
   {
     additionalProperties: false,
+    description:
+      "Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services. `roomTypeId` and `ratePlanId` must be the hotel's, and the rate plan must sell the room type.",
     examples: [
       {
         hotelId: 'harbour-view',

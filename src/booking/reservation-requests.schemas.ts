@@ -46,7 +46,11 @@ export const ReservationRequest = Type.Object(
     specialRequests: Type.Optional(FreeText({ maxLength: 2000, examples: ['late arrival'] })),
     payment: Type.Optional(PaymentInput),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Rules no schema can say: `quoteId` must be a quote answered by `POST /booking/quote` (else 400 validation_error), not expired (410 quote_expired) and not yet booked (409 quote_already_used); `payment` is required when the rate plan prepays (402 payment_required).',
+  },
 );
 export type ReservationRequest = Static<typeof ReservationRequest>;
 
@@ -80,6 +84,8 @@ const modifyFields = {
 
 export const ModifyRequest = Type.Object(modifyFields, {
   additionalProperties: false,
+  description:
+    'Rules no schema can say (400 validation_error): the stay as changed keeps `checkOut` after `checkIn`, at most 365 nights, `adults` at least `rooms`; `roomTypeId`, `ratePlanId` and `services` must be the hotel’s.',
   minProperties: 1,
   examples: [{ checkOut: '2027-03-05' }],
 });
