@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { NAME_PATTERN } from '../infra/http/text-schemas.ts';
+import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
 
 /** The languages a catalogue may name things in (API.md 9): those the pages and messages speak. */
 export const NAME_LANGUAGES = ['en', 'es', 'pt'] as const;
@@ -8,8 +8,8 @@ export type NameLanguage = (typeof NAME_LANGUAGES)[number];
 /** A name per language, as a catalogue file may give it: `{ "en": "Double Room", "es": … }`. */
 export type LocalizedNames = { en?: string; es?: string; pt?: string };
 
-/** A name's text: the one name rule of requests (no control, bidirectional or invisible character). */
-const NameText = Type.String({ minLength: 1, pattern: NAME_PATTERN });
+/** A name's text: the characters of the request name rule (no control, bidirectional or invisible character). */
+const NameText = Type.String({ minLength: 1, pattern: NAME_CHARACTERS_PATTERN });
 
 /**
  * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema
