@@ -174,4 +174,31 @@ describe('the OpenAPI document says what the service enforces', () => {
       { numRuns: 60, seed: Number(process.env.FUZZ_SEED ?? 41) },
     );
   });
+
+  it('the Idempotency-Key pattern is the rule the service applies, worded for people', async (t) => {
+    const app = await startTestApp(t, { hotels: [makeHotel()], env: { LOG_LEVEL: 'silent' } });
+    const key = doc.paths['/api/v1/booking/quote']?.post?.parameters?.find(
+      (p) => p.name === 'idempotency-key',
+    );
+    const pattern = new RegExp(String(key?.schema?.pattern), 'u');
+    for (const value of ['"', '"unterminated', '"a"b"', '""', 'k-1', '"k-1"', '"a\\"b"']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/booking/quote',
+        headers: { 'idempotency-key': value },
+        // A body the schema takes: headers are checked after it.
+        payload: {
+          hotelId: 'nowhere',
+          checkIn: '2030-01-01',
+          checkOut: '2030-01-02',
+          adults: 1,
+          roomTypeId: 'x',
+          ratePlanId: 'y',
+        },
+      });
+      const refusedKey = res.statusCode === 400 && res.body.includes('/headers/idempotency-key');
+      assert.equal(refusedKey, !pattern.test(value), `${value}: ${res.body}`);
+      if (refusedKey) assert.doesNotMatch(res.body, /must match pattern/, res.body);
+    }
+  });
 });

@@ -67,6 +67,15 @@ const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 export const EMAIL_PATTERN = `^${ATOM}(?:\\.${ATOM})*@(?:${LABEL}\\.)+${LABEL}$`;
 
+/**
+ * The `Idempotency-Key` rule of `parseIdempotencyKey` as a pattern, so the document says it: a bare
+ * value (not starting with `"`, no control character), or a structured-field string, `"k-123"`:
+ * printable ASCII with `\"` and `\\` the only escapes, not empty.
+ */
+export const IDEMPOTENCY_KEY_PATTERN =
+  '^(?:[^"\\u0000-\\u0008\\u000A-\\u001F\\u007F][^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*' +
+  '|"(?:[\\u0020\\u0021\\u0023-\\u005B\\u005D-\\u007E]|\\\\["\\\\])+")$';
+
 const REFUSED_TEXT =
   'control characters, bidirectional controls (U+202A–U+202E, U+2066–U+2069) or characters that render as nothing (U+200B–U+200F, U+2028, U+2029, U+00AD, U+3164, tag characters, …)';
 
@@ -77,6 +86,8 @@ export const TEXT_PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [FREE_TEXT_PATTERN]: `must not contain ${REFUSED_TEXT.replace('control characters', 'control characters other than tab and line breaks')}`,
   [STORABLE_PATTERN]: 'must not contain U+0000 or unpaired surrogates',
   [EMAIL_PATTERN]: 'must match format "email"',
+  [IDEMPOTENCY_KEY_PATTERN]:
+    'must be bare (not starting with ") or a quoted structured-field string, without control characters',
 };
 
 /** A person's or thing's name (1–`maxLength` characters). */

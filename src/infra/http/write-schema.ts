@@ -3,6 +3,7 @@ import type { FastifySchema } from 'fastify';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { problemResponses } from './problem-schema.ts';
 import type { ProblemCode } from './problems.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from './text-schemas.ts';
 
 /**
  * What the HTTP layer may answer to any write (a POST or PATCH that reads a JSON body), whatever its
@@ -15,15 +16,6 @@ export const WRITE_PROBLEMS = [
   'unsupported_media_type',
   'payload_too_large',
 ] as const satisfies readonly ProblemCode[];
-
-/**
- * The `Idempotency-Key` rule of `parseIdempotencyKey` as a pattern, so the document says it: a bare
- * value (not starting with `"`, no control character), or a structured-field string, `"k-123"`:
- * printable ASCII with `\"` and `\\` the only escapes, not empty.
- */
-export const IDEMPOTENCY_KEY_PATTERN =
-  '^(?:[^"\\u0000-\\u0008\\u000A-\\u001F\\u007F][^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*' +
-  '|"(?:[\\u0020\\u0021\\u0023-\\u005B\\u005D-\\u007E]|\\\\["\\\\])+")$';
 
 /** The header's schema as routes declare it (and the document shows it). */
 export const IdempotencyKeySchema = Type.String({
