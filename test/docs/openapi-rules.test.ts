@@ -18,9 +18,11 @@ import { buildOpenApiDocument } from '../../scripts/openapi-document.ts';
 import { ACTIONS } from '../../src/channels/alpinebits/actions.ts';
 import { RATE_LIMIT_EXEMPT } from '../../src/infra/http/rate-limit.ts';
 import { addDays, localToday } from '../booking/helpers.ts';
+import { ALPINEBITS, basic, multipart, ota } from '../channels/alpinebits-client.ts';
 import { arbitraryFor } from '../hardening/support/schema-arbitrary.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';
 import { testFileEmbeddedDatabase } from '../helpers/test-database.ts';
+import { startOperatorApp } from '../operator/helpers.ts';
 
 type Schema = Record<string, unknown> & {
   type?: string | string[];
@@ -199,6 +201,59 @@ describe('the OpenAPI document says what the service enforces', () => {
       const refusedKey = res.statusCode === 400 && res.body.includes('/headers/idempotency-key');
       assert.equal(refusedKey, !pattern.test(value), `${value}: ${res.body}`);
       if (refusedKey) assert.doesNotMatch(res.body, /must match pattern/, res.body);
+    }
+  });
+
+  it('(c) the AlpineBits endpoint refuses exactly the forms its schema refuses', async () => {
+    const app = await startOperatorApp();
+    try {
+      const form = doc.paths['/api/v1/alpinebits']?.post?.requestBody?.content['multipart/form-data']?.schema;
+      const ajv = new Ajv2020({ strict: false });
+      const validate = ajv.compile(form as object);
+      const ping = ota('OTA_PingRQ', '<EchoData>x</EchoData>');
+      const forms: Array<Array<[string, string]>> = [
+        [
+          ['action', 'OTA_Ping:Handshaking'],
+          ['request', ping],
+        ],
+        [['action', 'OTA_Ping:Handshaking']],
+        [
+          ['action', 'OTA_Ping:Handshaking'],
+          ['request', ' \n '],
+        ],
+        [
+          ['action', 'OTA_Ping:Handshaking'],
+          ['request', `${ping}\u0000`],
+        ],
+        [
+          ['action', 'OTA_Ping:Handshaking'],
+          ['request', ping],
+          ['extra', 'x'],
+        ],
+        [
+          ['action', 'OTA_Nothing:Here'],
+          ['request', ping],
+        ],
+        [['request', ping]],
+      ];
+      for (const fields of forms) {
+        const { body, contentType } = multipart(fields);
+        const res = await app.t.inject({
+          method: 'POST',
+          url: ALPINEBITS,
+          headers: {
+            ...basic(app.root),
+            'content-type': contentType,
+            'x-alpinebits-clientprotocolversion': '2022-10',
+          },
+          payload: body,
+        });
+        const accepted = validate(Object.fromEntries(fields));
+        assert.equal(res.statusCode, accepted ? 200 : 400, `${JSON.stringify(fields)}: ${res.body}`);
+        if (!accepted) assert.match(res.body, /^ERROR:/);
+      }
+    } finally {
+      await app.t.close();
     }
   });
 });
