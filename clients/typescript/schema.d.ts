@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Import a platform’s iCal feed
-         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE).
+         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE). It is kept encrypted and never shown again: answers show its `host`. A room type has at most 10 imports, each of another URL (`400` otherwise).
          *
          *     Scope: `inventory:write`.
          */
@@ -523,7 +523,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch an iCal import now
-         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch keeps the holds.
+         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch (a feed of more than 10,000 events too) keeps the holds. At most 5 syncs of an import a minute, then `429 rate_limited` with `Retry-After`.
          *
          *     Scope: `inventory:write`.
          */
@@ -5341,6 +5341,8 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                            host: string;
                             /** @description `ici_…` */
                             id: string;
                             /** @description the last fetch (`null` before the first) */
@@ -5357,7 +5359,6 @@ export interface operations {
                             } | null;
                             name: string;
                             roomTypeId: string;
-                            url: string;
                         }[];
                     };
                 };
@@ -5488,6 +5489,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                        host: string;
                         /** @description `ici_…` */
                         id: string;
                         /** @description the last fetch (`null` before the first) */
@@ -5504,7 +5507,6 @@ export interface operations {
                         } | null;
                         name: string;
                         roomTypeId: string;
-                        url: string;
                     };
                 };
             };
@@ -6015,6 +6017,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                        host: string;
                         /** @description `ici_…` */
                         id: string;
                         /** @description the last fetch (`null` before the first) */
@@ -6031,7 +6035,6 @@ export interface operations {
                         } | null;
                         name: string;
                         roomTypeId: string;
-                        url: string;
                     };
                 };
             };
