@@ -22,7 +22,7 @@ import { ALPINEBITS, basic, multipart, ota } from '../channels/alpinebits-client
 import { arbitraryFor } from '../hardening/support/schema-arbitrary.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';
 import { testFileEmbeddedDatabase } from '../helpers/test-database.ts';
-import { startOperatorApp } from '../operator/helpers.ts';
+import { startOperatorApp } from '../operator-access/helpers.ts';
 
 type Schema = Record<string, unknown> & {
   type?: string | string[];

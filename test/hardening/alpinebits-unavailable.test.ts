@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import lightMyRequest from 'light-my-request';
 import { type Database, DatabaseUnavailableError } from '../../src/infra/db/database.ts';
 import { ALPINEBITS, basic, freeRooms, multipart, ota } from '../channels/alpinebits-client.ts';
-import { startOperatorApp } from '../operator/helpers.ts';
+import { startOperatorApp } from '../operator-access/helpers.ts';
 
 const ping = () =>
   multipart([

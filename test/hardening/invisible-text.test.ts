@@ -22,7 +22,7 @@ import {
   stepOk,
 } from '../checkin/helpers.ts';
 import { makeHotel, type TestApp } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 /** Each class of invisible character, a few of its members. */
 const CLASSES: Record<string, string[]> = {
