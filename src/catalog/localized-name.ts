@@ -10,8 +10,8 @@ export type LocalizedNames = { en?: string; es?: string; pt?: string };
 
 /**
  * One name: the characters of the names rule of API.md 1 (`NAME_CHARACTERS_PATTERN`: no control
- * character, CR and LF included, no bidirectional control), since names go out in e-mails, pages
- * and the iCal export.
+ * character, CR and LF included, no bidirectional or invisible character), since names go out in
+ * e-mails, pages and the iCal export.
  */
 const NameText = Type.String({ minLength: 1, pattern: NAME_CHARACTERS_PATTERN });
 
