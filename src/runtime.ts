@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { quoteRepository } from './booking/quote.repository.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
-import { CatalogStore } from './catalog/catalog.service.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
+import { CatalogStore } from './catalog/catalog-store.ts';
 import { startIcalPoller } from './channels/ical/ical-poller.ts';
 import { openInvitationSession } from './checkin/commands/open-invitation.ts';
 import { startIdentityPurge } from './checkin/identity-purge-job.ts';
@@ -29,8 +29,8 @@ import type { SchemaCompilers } from './infra/http/schema-compilers.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
 import { startGuestMessages } from './messages/guest-messages.ts';
-import { bootstrapOperatorKey } from './operator/bootstrap.ts';
-import { runOperatorKeyCommand } from './operator/key-commands.ts';
+import { bootstrapOperatorKey } from './operator-access/bootstrap.ts';
+import { runOperatorKeyCommand } from './operator-access/key-command-line.ts';
 import { operatorKeyHasher } from './operator-access/key-secret.ts';
 import { keysRepository } from './operator-access/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
@@ -38,7 +38,7 @@ import { createStripeClient } from './payments/stripe-client.ts';
 import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
-import { keyringOf, SigningKeyStore } from './signing/signing.service.ts';
+import { keyringOf, SigningKeyStore } from './signing/signing-key-store.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
 
@@ -182,7 +182,7 @@ export async function createRuntime(
       retentionDays: config.identityRetentionDays,
       intervalSeconds: config.purgeIntervalSeconds,
     });
-    const icalPoller = startIcalPoller({ db, catalog, clock, config }, logger);
+    const icalPoller = startIcalPoller(shared, logger);
     // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
     const control: ControlChannel | null = overrides.dataDirLock
       ? await startControlChannel(

@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Import a platform’s iCal feed
-         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE).
+         * @description Each event of the feed holds one room of the room type on each night it covers. The feed is fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after. The URL follows the webhook rules: `https` and public addresses only (`400` otherwise, unless WEBHOOK_ALLOW_PRIVATE). It is kept encrypted and never shown again: answers show its `host`. A room type has at most 10 imports, each of another URL (`400` otherwise).
          *
          *     Scope: `inventory:write`.
          */
@@ -523,7 +523,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch an iCal import now
-         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch keeps the holds.
+         * @description Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch (a feed of more than 10,000 events too) keeps the holds. At most 5 syncs of an import a minute, then `429 rate_limited` with `Retry-After`.
          *
          *     Scope: `inventory:write`.
          */
@@ -5300,6 +5300,8 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                            host: string;
                             /** @description `ici_…` */
                             id: string;
                             /** @description the last fetch (`null` before the first) */
@@ -5316,7 +5318,6 @@ export interface operations {
                             } | null;
                             name: string;
                             roomTypeId: string;
-                            url: string;
                         }[];
                     };
                 };
@@ -5447,6 +5448,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                        host: string;
                         /** @description `ici_…` */
                         id: string;
                         /** @description the last fetch (`null` before the first) */
@@ -5463,7 +5466,6 @@ export interface operations {
                         } | null;
                         name: string;
                         roomTypeId: string;
-                        url: string;
                     };
                 };
             };
@@ -5974,6 +5976,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again */
+                        host: string;
                         /** @description `ici_…` */
                         id: string;
                         /** @description the last fetch (`null` before the first) */
@@ -5990,7 +5994,6 @@ export interface operations {
                         } | null;
                         name: string;
                         roomTypeId: string;
-                        url: string;
                     };
                 };
             };

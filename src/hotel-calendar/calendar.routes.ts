@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { CatalogStore } from '../catalog/catalog.service.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';

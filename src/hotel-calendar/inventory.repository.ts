@@ -1,4 +1,4 @@
-import { eachNight } from '../calendar/dates.ts';
+import { eachNight } from '../dates/dates.ts';
 import type { Executor, Transaction } from '../infra/db/database.ts';
 import { giveFreedRoomsToHolds } from './freed-rooms.ts';
 import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { CatalogStore } from '../catalog/catalog.service.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Config } from '../config.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Clock } from '../infra/clock.ts';

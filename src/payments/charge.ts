@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
 import { type PaymentPurpose, paymentLedger } from './payment-ledger.ts';
-import type { PaymentProvider } from './payment-provider.ts';
+import type { ChargeRequest, PaymentProvider } from './payment-provider.ts';
 import { attemptRefund } from './refund-attempts.ts';
 
 /** What moving money needs: the provider, and a log for the failures only a human can settle. */
@@ -54,14 +54,16 @@ export async function chargeWithinTransaction(
   },
 ): Promise<Charge> {
   const { amount, currency, token, reference } = charge;
-  const outcome = await deps.payments.charge({
+  const request: ChargeRequest = {
     amount,
     currency,
     token,
     reference,
     idempotencyBasis: charge.idempotencyBasis ?? reference,
     ...(charge.hotelId ? { hotelId: charge.hotelId } : {}),
-  });
+    afterEnd: (work) => tx.onEnd(() => work()),
+  };
+  const outcome = await deps.payments.charge(request);
   const decline = (message: string, declineCode: string, members?: Record<string, unknown>) => {
     const detail = charge.declined?.(message, declineCode);
     return new AppError('payment_failed', detail ?? `${message} Nothing was booked or charged.`, {
@@ -82,9 +84,12 @@ export async function chargeWithinTransaction(
   if (deps.payments.claim && (await paymentLedger.chargeOwner(tx, deps.payments.name, outcome.providerRef))) {
     throw decline('This payment was already used for another reservation or change.', 'payment_already_used');
   }
-  if (deps.payments.claim && !(await deps.payments.claim(tx, outcome.providerRef))) {
+  const claimed = deps.payments.claim
+    ? await deps.payments.claim(tx, outcome.providerRef, request)
+    : 'claimed';
+  if (claimed === 'refunded')
     throw decline('This payment was cancelled and refunded; please pay again.', 'payment_refunded');
-  }
+  if (claimed === 'not_ours') throw decline('This payment was made for something else.', 'payment_mismatch');
   const made: Charge = {
     providerRef: outcome.providerRef,
     amount,

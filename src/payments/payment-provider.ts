@@ -14,6 +14,12 @@ export interface ChargeRequest {
    */
   idempotencyBasis?: string;
   hotelId?: string;
+  /**
+   * Hands the provider's own bookkeeping (a record of what it asked the processor for) to run once
+   * the caller's transaction has ended, committed or not: it must outlive a rollback, and on the
+   * embedded engine a statement cannot run beside the transaction that holds the engine.
+   */
+  afterEnd?: (work: () => Promise<void>) => void;
 }
 
 /** What the guest must still do before the provider can charge (3-D Secure): API.md section 4. */
@@ -66,8 +72,13 @@ export interface PaymentProvider {
     hotelId: string | null;
   }): Promise<void>;
   /**
-   * Inside the transaction that records the charge: claims it for this payment. False when the
-   * provider already gave the money back (an abandoned charge refunded before its retry came).
+   * Inside the transaction that records the charge: claims it for this payment. `refunded` when the
+   * provider already gave the money back (an abandoned charge refunded before its retry came);
+   * `not_ours` when the token named a payment this service did not make for this payment.
    */
-  claim?(tx: Executor, providerRef: string): Promise<boolean>;
+  claim?(
+    tx: Executor,
+    providerRef: string,
+    request: ChargeRequest,
+  ): Promise<'claimed' | 'refunded' | 'not_ours'>;
 }

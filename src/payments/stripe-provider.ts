@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { Database } from '../infra/db/database.ts';
-import { AppError } from '../infra/http/problems.ts';
 import {
   type ChargeRequest,
   type ChargeResult,
@@ -9,6 +8,7 @@ import {
   RefundRefused,
 } from './payment-provider.ts';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts.ts';
+import { isGuestRefusal, isStripeError, isTransient, stripeUnavailable } from './stripe-errors.ts';
 import { stripeIntents } from './stripe-intents.repository.ts';
 
 /** The metadata keys our PaymentIntents carry: what they pay for, checked when one comes back as a token. */
@@ -31,14 +31,6 @@ export function chargeIdempotencyKey(request: ChargeRequest): string {
     .update(JSON.stringify([basis, request.amount, request.currency, request.token]))
     .digest('base64url');
   return `innkeep:charge:${digest}`;
-}
-
-function unavailable(): AppError {
-  return new AppError(
-    'service_unavailable',
-    'The payment service did not answer; nothing was booked. Try again with the same request.',
-    { headers: { 'Retry-After': '5' } },
-  );
 }
 
 function cardOf(intent: Intent): { brand?: string; last4?: string } {
@@ -98,38 +90,49 @@ export function createStripePaymentProvider(deps: {
 }): PaymentProvider {
   const { stripe, db } = deps;
 
+  /** Any Stripe error but a decline the caller reads itself becomes our `503` (stripe-errors.ts). */
   async function withStripe<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (err) {
-      const e = err as Stripe.errors.StripeError;
-      if (
-        e?.type === 'StripeConnectionError' ||
-        e?.type === 'StripeAPIError' ||
-        e?.type === 'StripeRateLimitError' ||
-        // The same payment still in flight in another request (same idempotency key): try again.
-        e?.type === 'StripeIdempotencyError'
-      ) {
-        deps.log.warn(
-          { stripeError: e.type, message: e.message, requestId: e.requestId },
-          'Stripe did not answer',
-        );
-        throw unavailable();
-      }
-      throw err;
+      throw isStripeError(err) ? stripeUnavailable(err) : err;
     }
+  }
+
+  /**
+   * Innkeep's record of the PaymentIntent this request asked for (null: the answer was lost), once
+   * the caller's transaction has ended: only a recorded PaymentIntent is ever touched from Stripe's
+   * webhook (migration 074).
+   */
+  function remember(request: ChargeRequest, intentId: string | null): void {
+    const hotelId = request.hotelId;
+    if (!hotelId) return;
+    const record = () =>
+      stripeIntents
+        .noteCreated(db, {
+          hotelId,
+          chargeKey: chargeIdempotencyKey(request),
+          intentId,
+          basis: request.idempotencyBasis ?? request.reference,
+          amount: request.amount,
+          currency: request.currency,
+        })
+        .catch((err: unknown) =>
+          deps.log.warn({ err, intent: intentId }, 'could not record a Stripe PaymentIntent'),
+        );
+    if (request.afterEnd) request.afterEnd(record);
+    else void record();
   }
 
   async function intentToken(request: ChargeRequest, amount: number): Promise<ChargeResult> {
     let intent: Intent;
     try {
-      intent = await withStripe(() =>
-        stripe.paymentIntents.retrieve(request.token, { expand: ['latest_charge'] }),
-      );
+      intent = await stripe.paymentIntents.retrieve(request.token, { expand: ['latest_charge'] });
     } catch (err) {
-      if ((err as Stripe.errors.StripeError).type === 'StripeInvalidRequestError')
+      if (!isStripeError(err)) throw err;
+      if (err.type === 'StripeInvalidRequestError')
         return { ok: false, declineCode: 'unknown_payment', message: 'This payment is unknown to Stripe.' };
-      throw err;
+      throw stripeUnavailable(err);
     }
     const basis = request.idempotencyBasis ?? request.reference;
     if (intent.metadata?.[STRIPE_METADATA.basis] !== basis)
@@ -162,38 +165,42 @@ export function createStripePaymentProvider(deps: {
       if (request.token.startsWith('pi_')) return intentToken(request, amount);
       let intent: Stripe.Response<Intent>;
       try {
-        intent = await withStripe(() =>
-          stripe.paymentIntents.create(
-            {
-              amount,
-              currency: request.currency.toLowerCase(),
-              payment_method: request.token,
-              // Cards and other methods that never leave the page; 3-D Secure runs in it (Stripe.js).
-              automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-              confirm: true,
-              // Only what is the same on every retry: Stripe replays a key only for the same parameters.
-              description: `Innkeep ${request.idempotencyBasis ?? request.reference}`,
-              metadata: {
-                [STRIPE_METADATA.basis]: request.idempotencyBasis ?? request.reference,
-                ...(request.hotelId ? { [STRIPE_METADATA.hotel]: request.hotelId } : {}),
-              },
-              expand: ['latest_charge'],
+        intent = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: request.currency.toLowerCase(),
+            payment_method: request.token,
+            // Cards and other methods that never leave the page; 3-D Secure runs in it (Stripe.js).
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            confirm: true,
+            // Only what is the same on every retry: Stripe replays a key only for the same parameters.
+            description: `Innkeep ${request.idempotencyBasis ?? request.reference}`,
+            metadata: {
+              [STRIPE_METADATA.basis]: request.idempotencyBasis ?? request.reference,
+              ...(request.hotelId ? { [STRIPE_METADATA.hotel]: request.hotelId } : {}),
             },
-            { idempotencyKey: chargeIdempotencyKey(request) },
-          ),
+            expand: ['latest_charge'],
+          },
+          { idempotencyKey: chargeIdempotencyKey(request) },
         );
       } catch (err) {
-        const e = err as Stripe.errors.StripeError;
-        // A decline: Stripe's reason (never card data) for the guest.
-        if (e.type === 'StripeCardError' || e.type === 'StripeInvalidRequestError') {
-          return {
-            ok: false,
-            declineCode: e.decline_code ?? e.code ?? 'card_declined',
-            message: e.message ?? 'The card was declined.',
-          };
+        if (!isStripeError(err)) throw err;
+        if (!isGuestRefusal(err)) {
+          // Stripe may have created it before the answer was lost: recorded by its key, found again
+          // when its webhook names it.
+          if (isTransient(err)) remember(request, null);
+          throw stripeUnavailable(err);
         }
-        throw err;
+        // A decline: Stripe's reason (never card data) for the guest.
+        const declined = (err as { payment_intent?: { id?: string } }).payment_intent?.id;
+        if (declined) remember(request, declined);
+        return {
+          ok: false,
+          declineCode: err.decline_code ?? err.code ?? 'card_declined',
+          message: err.message ?? 'The card was declined.',
+        };
       }
+      remember(request, intent.id);
       // A replay (a retry after a failure or crash) answers the PaymentIntent as it was then: ask
       // for it as it is now, in case it was refunded since.
       if (intent.lastResponse?.headers?.['idempotent-replayed'] === 'true' && intent.status === 'succeeded') {
@@ -240,7 +247,16 @@ export function createStripePaymentProvider(deps: {
       });
     },
 
-    claim: (tx, providerRef) => stripeIntents.claimForCharge(tx, providerRef),
+    async claim(tx, providerRef, request) {
+      // A PaymentIntent sent back as a token (after 3-D Secure) is one this service created, for
+      // this hotel and this payment: metadata alone can be written by another integration.
+      if (request.token === providerRef) {
+        const ours = await stripeIntents.created(tx, providerRef, null);
+        const basis = request.idempotencyBasis ?? request.reference;
+        if (!ours || ours.hotelId !== request.hotelId || ours.basis !== basis) return 'not_ours';
+      }
+      return (await stripeIntents.claimForCharge(tx, providerRef)) ? 'claimed' : 'refunded';
+    },
   };
 }
 

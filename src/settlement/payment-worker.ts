@@ -22,7 +22,8 @@ export interface PaymentWorker {
  * commit are retried with backoff, and one refused for good (or failing too long) becomes
  * `failed` with a `payment.refund_failed` event, shown at the desk. With Stripe, payments that took
  * money without a booking (a crash before our commit, 3-D Secure completed but never sent back)
- * are refunded once no retry has claimed them in time (`payment.voided`). Safe on every process:
+ * are refunded once no retry has claimed them in time (`payment.voided`): only PaymentIntents
+ * Innkeep recorded creating, never another integration's on the same Stripe account. Safe on every process:
  * each row is claimed before it is attempted.
  */
 export function startPaymentWorker(deps: {

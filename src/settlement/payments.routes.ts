@@ -54,7 +54,10 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
           'For Stripe only (register it in Stripe’s dashboard): `payment_intent.succeeded`, ' +
           '`payment_intent.payment_failed`, `charge.refunded` and `charge.dispute.created`, verified with ' +
           '`Stripe-Signature` (STRIPE_WEBHOOK_SECRET, Stripe’s default tolerance of 5 minutes) and applied to ' +
-          'the payments ledger once per event id. A bad signature answers `400`.',
+          'the payments ledger once per event id. Only PaymentIntents Innkeep created, for the hotel and ' +
+          'payment their metadata names, are touched: an event about any other (another integration’s ' +
+          'payment on the same Stripe account) is acknowledged with `outcome: "ignored"`, logged, never ' +
+          'recorded nor refunded. A bad signature answers `400`.',
         headers: StripeSignatureHeaders,
         response: { 200: WebhookReceipt, ...problemResponses() },
       },
@@ -70,8 +73,14 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{
           errors: [{ path: '/', message: 'signature does not match, or its timestamp is too old' }],
         });
       }
-      const outcome = await applyStripeEvent(db, clock, event);
-      request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe webhook');
+      const { outcome, foreign } = await applyStripeEvent(db, clock, event);
+      const object = (event.data.object as { id?: string }).id;
+      if (foreign)
+        request.log.warn(
+          { stripeEvent: event.id, type: event.type, object, outcome, foreign },
+          'Stripe webhook about a PaymentIntent Innkeep did not create (or not yet known to be its own): acknowledged and ignored',
+        );
+      else request.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe webhook');
       return { received: true as const, outcome };
     },
   );

@@ -25,7 +25,8 @@ export const WebhookReceipt = Type.Object(
   {
     received: Type.Literal(true),
     outcome: Type.Union([Type.Literal('applied'), Type.Literal('duplicate'), Type.Literal('ignored')], {
-      description: '`duplicate`: this event id was applied before; `ignored`: nothing to change',
+      description:
+        '`duplicate`: this event id was applied before; `ignored`: nothing to change, or a PaymentIntent Innkeep did not create',
     }),
   },
   { additionalProperties: false, title: 'StripeWebhookReceipt' },

@@ -2,12 +2,22 @@ import type Stripe from 'stripe';
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Executor } from '../infra/db/database.ts';
 import { paymentLedger } from '../payments/payment-ledger.ts';
-import { stripeIntents } from '../payments/stripe-intents.repository.ts';
-import { ourAmount, STRIPE_METADATA } from '../payments/stripe-provider.ts';
+import { type CreatedIntent, stripeIntents } from '../payments/stripe-intents.repository.ts';
+import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../payments/stripe-provider.ts';
 import { reservationRepository as reservations } from '../reservations/reservation.repository.ts';
 import { recordPaymentEvent } from './payment-events.ts';
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/** What the webhook did with an event, and why it left alone a PaymentIntent that is not Innkeep's. */
+export interface WebhookResult {
+  outcome: WebhookOutcome;
+  /** Set when the event named a PaymentIntent Innkeep did not create for what its metadata says. */
+  foreign?: string;
+}
+
+const applied = { outcome: 'applied' } as const;
+const ignored = { outcome: 'ignored' } as const;
 
 const idOf = (ref: string | { id: string } | null | undefined): string | null =>
   typeof ref === 'string' ? ref : (ref?.id ?? null);
@@ -29,7 +39,7 @@ export async function applyStripeEvent(
   db: Database,
   clock: Clock,
   event: Stripe.Event,
-): Promise<WebhookOutcome> {
+): Promise<WebhookResult> {
   return db.transaction(async (tx) => {
     const object = event.data.object as { id?: string };
     const { rows } = await tx.query(
@@ -37,49 +47,106 @@ export async function applyStripeEvent(
        ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
       [event.id, event.type, object.id ?? null],
     );
-    if (rows.length === 0) return 'duplicate';
+    if (rows.length === 0) return { outcome: 'duplicate' };
     switch (event.type) {
       case 'payment_intent.succeeded':
         return intentSucceeded(tx, event.data.object);
       case 'payment_intent.payment_failed':
         return intentFailed(tx, event.data.object);
       case 'charge.refunded':
-        return chargeRefunded(tx, clock, event.data.object);
+        return { outcome: await chargeRefunded(tx, clock, event.data.object) };
       case 'charge.dispute.created':
-        return disputeCreated(tx, event.data.object);
+        return { outcome: await disputeCreated(tx, event.data.object) };
       default:
-        return 'ignored';
+        return ignored;
     }
   });
 }
 
-/** Known: our charge recorded it. Unknown: money taken without a booking (yet), for the worker. */
-async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookOutcome> {
-  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
+/**
+ * The record of a PaymentIntent Innkeep created (migration 074), when the event's PaymentIntent is
+ * one, for the hotel and basis its metadata names; else why not. Found by its id, or (the create
+ * call's answer was lost) by the idempotency key its own parameters give: the hotel, the basis,
+ * the amount and the PaymentMethod the guest paid with.
+ */
+async function ours(
+  tx: Executor,
+  intent: Stripe.PaymentIntent,
+): Promise<
+  { record: CreatedIntent } | { foreign: string; claimed?: { hotelId: string; chargeKey: string | null } }
+> {
+  const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
+  const basis = intent.metadata?.[STRIPE_METADATA.basis];
+  if (!hotelId || !basis) return { foreign: 'a PaymentIntent without Innkeep’s metadata' };
+  const token = idOf(intent.payment_method as string | { id: string } | null);
+  const chargeKey = token
+    ? chargeIdempotencyKey({
+        amount: ourAmount(intent.amount, intent.currency),
+        currency: intent.currency.toUpperCase(),
+        token,
+        reference: basis,
+        idempotencyBasis: basis,
+      })
+    : null;
+  const record = await stripeIntents.created(tx, intent.id, chargeKey ? { hotelId, chargeKey } : null);
+  if (!record) return { foreign: 'a PaymentIntent Innkeep did not create', claimed: { hotelId, chargeKey } };
+  if (record.hotelId !== hotelId || record.basis !== basis)
+    return { foreign: 'a PaymentIntent whose metadata names another hotel or payment than it was made for' };
+  return { record };
+}
+
+/**
+ * Known: our charge recorded it. Innkeep's but not in the ledger: money taken without a booking
+ * (yet), for the worker. Not Innkeep's (another integration on the hotel's Stripe account, a gift
+ * card): never recorded, never refunded (API.md section 4).
+ */
+async function intentSucceeded(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookResult> {
+  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return ignored;
+  const found = await ours(tx, intent);
+  const amount = ourAmount(intent.amount, intent.currency);
+  const currency = intent.currency.toUpperCase();
+  if ('foreign' in found) {
+    // Claiming to be Innkeep's but not recorded: perhaps not yet (the create call's answer was lost
+    // and its request has not ended). Noted for the worker, which refunds it only if Innkeep's
+    // record of it appears within the grace, and otherwise leaves it alone for good.
+    const claimed = found.claimed;
+    if (claimed?.chargeKey)
+      await stripeIntents.noteUnmatched(tx, {
+        intentId: intent.id,
+        hotelId: claimed.hotelId,
+        reference: intent.metadata?.[STRIPE_METADATA.basis] ?? intent.id,
+        amount,
+        currency,
+        chargeKey: claimed.chargeKey,
+      });
+    return { ...ignored, foreign: found.foreign };
+  }
   await stripeIntents.noteUnmatched(tx, {
     intentId: intent.id,
-    hotelId: intent.metadata?.[STRIPE_METADATA.hotel] ?? null,
-    reference: intent.metadata?.[STRIPE_METADATA.basis] ?? intent.id,
-    amount: ourAmount(intent.amount, intent.currency),
-    currency: intent.currency.toUpperCase(),
+    hotelId: found.record.hotelId,
+    reference: found.record.basis,
+    amount,
+    currency,
   });
-  return 'applied';
+  return applied;
 }
 
 /** A payment that failed after the request (3-D Secure abandoned, a late decline): told to the hotel. */
-async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookOutcome> {
+async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise<WebhookResult> {
   // Out of order: the same PaymentIntent succeeded and paid for a booking; this is history.
-  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return 'ignored';
+  if (await paymentLedger.chargeOwner(tx, 'stripe', intent.id)) return ignored;
   // A card declined while the guest waited was answered then (402): only failures after the
   // guest's own action (3-D Secure failed) are news to the hotel.
-  if (intent.last_payment_error?.type === 'card_error') return 'ignored';
-  const hotelId = intent.metadata?.[STRIPE_METADATA.hotel];
-  if (!hotelId) return 'ignored';
-  // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made.
-  const basis = intent.metadata?.[STRIPE_METADATA.basis] ?? '';
+  if (intent.last_payment_error?.type === 'card_error') return ignored;
+  const found = await ours(tx, intent);
+  if ('foreign' in found) return { ...ignored, foreign: found.foreign };
+  const { hotelId, basis } = found.record;
+  // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made;
+  // only a reservation of the hotel the payment was made for.
   const [code = '', purpose = 'booking'] = basis.startsWith('quote/') ? [] : basis.split('/');
-  const reservation = code ? await reservations.findByCode(tx, code) : null;
-  await recordPaymentEvent(tx, 'payment.failed', hotelId, reservation ?? null, {
+  const named = code ? await reservations.findByCode(tx, code) : null;
+  const reservation = named?.hotelId === hotelId ? named : null;
+  await recordPaymentEvent(tx, 'payment.failed', hotelId, reservation, {
     amount: ourAmount(intent.amount, intent.currency),
     currency: intent.currency.toUpperCase(),
     kind: 'charge',
@@ -88,7 +155,7 @@ async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise
     declineCode: intent.last_payment_error?.decline_code ?? intent.last_payment_error?.code ?? null,
     reason: intent.last_payment_error?.message ?? null,
   });
-  return 'applied';
+  return applied;
 }
 
 /** Refunded at Stripe beyond what our ledger holds (from Stripe's dashboard): recorded as such. */

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { FeedServer } from './feed-server.ts';
 
 describe('iCal feeds', () => {
@@ -80,7 +80,7 @@ describe('iCal feeds', () => {
     assert.equal(created.statusCode, 201, created.body);
     const feed = created.json();
     assert.match(feed.id, /^icf_/);
-    assert.match(feed.url, /\/api\/v1\/ical\/[0-9a-z]{32}\.ics$/);
+    assert.match(feed.url, /\/api\/v1\/ical\/ict_[0-9a-z]{32}\.ics$/);
     const listed = await call('GET', `/hotels/${hotel.id}/ical-feeds`);
     assert.deepEqual(listed.json().data, [{ id: feed.id, roomTypeId: 'suite', createdAt: feed.createdAt }]);
 

@@ -83,6 +83,8 @@ export class FakeStripe {
   private readonly idempotent = new Map<string, { params: string; status: number; body: unknown }>();
   /** Answers of the next N requests held back this long (after Stripe has acted): timeouts. */
   delay = { count: 0, ms: 0 };
+  /** The next N API calls answered with this error instead (Stripe's answer to the call, before acting). */
+  failNext: null | { count: number; status: number; type: string; message: string; code?: string } = null;
   /** Refunds answered with this error instead (a refusal, or Stripe failing). */
   refundFailure: null | { status: number; type: string; message: string } = null;
   private server: Server | null = null;
@@ -260,6 +262,19 @@ export class FakeStripe {
       status,
       body: { error: { type, message, ...extra } },
     });
+    // As Stripe answers a wrong key (its message masks all but the key's last four characters).
+    const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (bearer !== this.secretKey)
+      return error(
+        401,
+        'invalid_request_error',
+        `Invalid API Key provided: ${bearer.slice(0, 8)}****${bearer.slice(-4)}`,
+      );
+    if (this.failNext && this.failNext.count > 0) {
+      const f = this.failNext;
+      if (--f.count === 0) this.failNext = null;
+      return error(f.status, f.type, f.message, f.code ? { code: f.code } : {});
+    }
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (method === 'GET' && intentPath) {
       this.check(method, '/v1/payment_intents/{intent}', params, req);

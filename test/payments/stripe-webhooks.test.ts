@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { prepaidPlan } from '../../src/catalog/catalog.fixtures.ts';
+import { stripeIntents } from '../../src/payments/stripe-intents.repository.ts';
 import {
   assertProblem,
   book,
@@ -182,6 +183,15 @@ describe('Stripe webhooks', () => {
       (await deliver(stripe.signedEvent('payment_intent.payment_failed', declined))).json().outcome,
       'ignored',
     );
+    // Innkeep made it (for the check-in step's payment), as its charge records when Stripe answers.
+    await stripeIntents.noteCreated(t.db, {
+      hotelId: hotel.id,
+      chargeKey: 'innkeep:charge:latefailure',
+      intentId: base.id,
+      basis: base.metadata.innkeep_basis,
+      amount: 5000,
+      currency: 'EUR',
+    });
     const failed = {
       ...base,
       last_payment_error: {

@@ -1,5 +1,5 @@
-import { hotelToday } from '../../calendar/dates.ts';
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';

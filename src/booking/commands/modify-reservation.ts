@@ -1,4 +1,4 @@
-import { hotelToday } from '../../calendar/dates.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { finishWrite } from '../../infra/db/database.ts';

@@ -1,5 +1,5 @@
-import { addDays, eachNight, nightsBetween } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { addDays, eachNight, nightsBetween } from '../../dates/dates.ts';
 import {
   type HotelNights,
   hotelNights,

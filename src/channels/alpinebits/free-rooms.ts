@@ -1,5 +1,5 @@
-import { hotelToday, isCalendarDate, nightsBetween } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { hotelToday, isCalendarDate, nightsBetween } from '../../dates/dates.ts';
 import { nightsOf } from '../../hotel-calendar/calendar-update.ts';
 import { type RoomCount, setRoomCounts } from '../../hotel-calendar/room-counts.ts';
 import { XmlRefused } from '../../infra/xml/safe-xml.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ical from 'ical-generator';
-import { addDays, hotelToday } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { addDays, hotelToday } from '../../dates/dates.ts';
 import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
 import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import type { Executor } from '../../infra/db/database.ts';
@@ -52,6 +52,17 @@ export function isOwnUid(uid: string, host: string): boolean {
   return uid.startsWith('innkeep-') && uid.endsWith(`@${host}`) && uid.includes('-icf_');
 }
 
+/**
+ * The calendar's name (NAME, X-WR-CALNAME): the hotel's and the room type's. ical-generator writes
+ * it as given, so a line break in a name would end the property and start another (a `BEGIN:VEVENT`
+ * of someone else's making): every control character becomes a space. The catalogue refuses such
+ * names too; this holds for whatever reaches the feed.
+ */
+export function calendarName(hotelName: string, roomTypeName: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return `${hotelName} – ${roomTypeName}`.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
 export interface FeedDocument {
   body: string;
   etag: string;
@@ -72,7 +83,7 @@ export async function feedDocument(
   const nights = await loadHotelNights(db, hotel, today, last, [feed.roomTypeId]);
   const roomType = hotel.roomTypes.find((r) => r.id === feed.roomTypeId);
   const calendar = ical({
-    name: `${hotel.name} – ${roomType?.name ?? feed.roomTypeId}`,
+    name: calendarName(hotel.name, roomType?.name ?? feed.roomTypeId),
     prodId: { company: 'Innkeep', product: 'Innkeep', language: 'EN' },
   });
   for (const run of unsellableRuns(nights, feed.roomTypeId, today, last)) {

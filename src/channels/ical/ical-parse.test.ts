@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseFeed } from './ical-parse.ts';
+import { countEvents, MAX_FEED_EVENTS, parseFeed } from './ical-parse.ts';
 
 const calendar = (...events: string[]) =>
   ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', ...events, 'END:VCALENDAR', ''].join('\r\n');
@@ -12,13 +12,15 @@ const options = {
   first: '2027-01-01',
   last: '2027-12-31',
 };
-const nights = (text: string) =>
-  parseFeed(text, options).stays.map((s) => [s.uid, s.checkIn, s.checkOut] as [string, string, string]);
+const nights = async (text: string) =>
+  (await parseFeed(text, options)).stays.map(
+    (s) => [s.uid, s.checkIn, s.checkOut] as [string, string, string],
+  );
 
 describe('iCal events → nights held (docs/api.md §9.1)', () => {
-  it('all-day: DTSTART to DTEND exclusive; one night without DTEND', () => {
+  it('all-day: DTSTART to DTEND exclusive; one night without DTEND', async () => {
     assert.deepEqual(
-      nights(
+      await nights(
         calendar(
           event('a', 'DTSTART;VALUE=DATE:20270301', 'DTEND;VALUE=DATE:20270304'),
           event('b', 'DTSTART;VALUE=DATE:20270310'),
@@ -31,9 +33,9 @@ describe('iCal events → nights held (docs/api.md §9.1)', () => {
     );
   });
 
-  it('timed, in any zone, read in the hotel’s: the nights it touches, the check-out morning not', () => {
+  it('timed, in any zone, read in the hotel’s: the nights it touches, the check-out morning not', async () => {
     assert.deepEqual(
-      nights(
+      await nights(
         calendar(
           event(
             'zoned',
@@ -54,8 +56,8 @@ describe('iCal events → nights held (docs/api.md §9.1)', () => {
     );
   });
 
-  it('ignores our own UIDs, cancelled and free events; clips to the window; folded lines', () => {
-    const parsed = parseFeed(
+  it('ignores our own UIDs, cancelled and free events; clips to the window; folded lines', async () => {
+    const parsed = await parseFeed(
       calendar(
         event('innkeep-2027-03-01-icf_abc@booking.example.com', 'DTSTART;VALUE=DATE:20270301'),
         event('gone', 'STATUS:CANCELLED', 'DTSTART;VALUE=DATE:20270301'),
@@ -75,7 +77,22 @@ describe('iCal events → nights held (docs/api.md §9.1)', () => {
     );
   });
 
-  it('refuses what is not a calendar', () => {
-    assert.throws(() => parseFeed('<html>', options), /not an iCalendar/);
+  it('refuses what is not a calendar', async () => {
+    await assert.rejects(parseFeed('<html>', options), /not an iCalendar/);
+  });
+
+  it('refuses a feed of more than 10,000 events before parsing it; 10,000 are read', async () => {
+    const many = (n: number) =>
+      calendar(
+        ...Array.from({ length: n }, (_, i) =>
+          event(`e${i}`, `DTSTART;VALUE=DATE:2027${i % 2 ? '03' : '04'}01`),
+        ),
+      );
+    assert.equal(countEvents(many(3)), 3);
+    await assert.rejects(
+      parseFeed(many(MAX_FEED_EVENTS + 1), options),
+      /too many events: 10001 \(at most 10000\)/,
+    );
+    assert.equal((await parseFeed(many(MAX_FEED_EVENTS), options)).stays.length, MAX_FEED_EVENTS);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ical, { type DateWithTimeZone, type VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
-import { addDays } from '../../calendar/dates.ts';
+import { addDays } from '../../dates/dates.ts';
 import type { HeldStay } from '../../hotel-calendar/external-holds.ts';
 import { isOwnUid } from './ical-export.ts';
 
@@ -57,23 +57,45 @@ export interface ParsedFeed {
   ignored: number;
 }
 
+/** Events a feed may have (docs/api.md §9.1): a feed with more fails its fetch, its holds untouched. */
+export const MAX_FEED_EVENTS = 10_000;
+/** Events read between two turns of the event loop. */
+const EVENTS_PER_TURN = 500;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The `VEVENT`s a document opens, counted on its lines before anything is parsed. */
+export function countEvents(text: string): number {
+  return text.match(/^BEGIN:VEVENT[ \t]*\r?$/gim)?.length ?? 0;
+}
+
 /**
  * The stays of an external feed, clipped to the nights [first, last]: one per VEVENT (by UID), as
  * tolerant as node-ical (folded lines, time zones by name or VTIMEZONE, Windows zone names, CRLF
- * or LF). Throws when the text is not an iCalendar document at all.
+ * or LF). Rejects a text that is not an iCalendar document at all, and one of more than
+ * MAX_FEED_EVENTS events before parsing it. The parse yields to the event loop as it goes (node-ical
+ * in batches of lines, then the events in slices), so a large feed never holds up other requests.
  */
-export function parseFeed(
+export async function parseFeed(
   text: string,
   options: { timezone: string; host: string; first: string; last: string },
-): ParsedFeed {
+): Promise<ParsedFeed> {
   if (!/BEGIN:VCALENDAR/i.test(text))
     throw new Error('the document is not an iCalendar file (no BEGIN:VCALENDAR)');
-  const components = ical.sync.parseICS(text);
+  const count = countEvents(text);
+  if (count > MAX_FEED_EVENTS) {
+    throw new Error(
+      `too many events: ${count} (at most ${MAX_FEED_EVENTS}); the last good fetch's holds are kept`,
+    );
+  }
+  const components = await ical.async.parseICS(text);
   const stays: HeldStay[] = [];
   const seen = new Map<string, number>();
   let ignored = 0;
+  let read = 0;
   for (const component of Object.values(components)) {
     if (component?.type !== 'VEVENT') continue;
+    if (++read % EVENTS_PER_TURN === 0) await nextTurn();
     const event = component as VEvent;
     const status = String(event.status ?? '').toUpperCase();
     const transparent = String(event.transparency ?? '').toUpperCase() === 'TRANSPARENT';

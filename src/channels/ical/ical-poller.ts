@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { icalRepository as repo } from './ical.repository.ts';
-import { syncImport } from './ical.service.ts';
+import { sealLegacyUrls, syncImport } from './ical.service.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
 
 /** Imports fetched at once by one process; the rest wait for the next round. */
@@ -19,12 +19,19 @@ export interface IcalPoller {
  * are), fetched, and given its next time with its outcome.
  */
 export function startIcalPoller(
-  deps: Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'encryptor' | 'operatorKeyHasher'>,
   logger: Logger,
 ): IcalPoller {
   let running: Promise<void> | null = null;
   let stopped = false;
+  let sealed = false;
   const round = async () => {
+    if (!sealed) {
+      // Imports stored before their URLs were encrypted are sealed once, by the first round.
+      const count = await sealLegacyUrls(deps);
+      if (count > 0) logger.info({ imports: count }, 'iCal import URLs encrypted');
+      sealed = true;
+    }
     for (;;) {
       if (stopped) return;
       const due = await repo.claimDue(deps.db, BATCH, LEASE_SECONDS);

@@ -13,7 +13,12 @@ export interface ImportRow {
   id: string;
   hotelId: string;
   roomTypeId: string;
-  url: string;
+  /** The feed's URL, encrypted (ical.service.ts `importUrl` reads it) … */
+  urlCiphertext: Buffer | null;
+  /** … or, for a row of before encryption not yet sealed, in clear. */
+  legacyUrl: string | null;
+  /** The URL's host: the one part of it shown. */
+  host: string;
   name: string;
   createdAt: Date;
   lastFetchAt: Date | null;
@@ -24,12 +29,14 @@ export interface ImportRow {
 }
 
 const FEED_COLUMNS = 'id, hotel_id, room_type_id, created_at';
-const IMPORT_COLUMNS = `id, hotel_id, room_type_id, url, name, created_at, last_fetch_at, last_status,
+const IMPORT_COLUMNS = `id, hotel_id, room_type_id, url, url_ciphertext, url_host, name, created_at, last_fetch_at, last_status,
   last_error, last_events, last_conflicts`;
 
 type FeedRecord = { id: string; hotel_id: string; room_type_id: string; created_at: Date };
 type ImportRecord = FeedRecord & {
-  url: string;
+  url: string | null;
+  url_ciphertext: Buffer | Uint8Array | null;
+  url_host: string | null;
   name: string;
   last_fetch_at: Date | null;
   last_status: 'ok' | 'failed' | null;
@@ -45,9 +52,20 @@ const feed = (r: FeedRecord): FeedRow => ({
   createdAt: new Date(r.created_at),
 });
 
+/** The host of a URL stored before encryption (checked at creation, so it parses). */
+const hostOf = (url: string | null): string => {
+  try {
+    return url ? new URL(url).host : '';
+  } catch {
+    return '';
+  }
+};
+
 const imported = (r: ImportRecord): ImportRow => ({
   ...feed(r),
-  url: r.url,
+  urlCiphertext: r.url_ciphertext ? Buffer.from(r.url_ciphertext) : null,
+  legacyUrl: r.url,
+  host: r.url_host ?? hostOf(r.url),
   name: r.name,
   lastFetchAt: r.last_fetch_at ? new Date(r.last_fetch_at) : null,
   lastStatus: r.last_status,
@@ -55,6 +73,16 @@ const imported = (r: ImportRecord): ImportRow => ({
   lastEvents: r.last_events,
   lastConflicts: r.last_conflicts,
 });
+
+/** A URL as stored: encrypted, its keyed hash (to find the same URL again), its host (shown). */
+export interface SealedUrl {
+  ciphertext: Buffer;
+  hash: Buffer;
+  host: string;
+}
+
+/** The advisory-lock space of import creations (see calendar-lock.ts and migrate.ts for the others). */
+const IMPORTS_LOCK_SPACE = 7_150_043;
 
 export const icalRepository = {
   async insertFeed(
@@ -96,14 +124,82 @@ export const icalRepository = {
 
   async insertImport(
     db: Executor,
-    row: { id: string; hotelId: string; roomTypeId: string; url: string; name: string },
+    row: { id: string; hotelId: string; roomTypeId: string; name: string } & SealedUrl,
   ): Promise<ImportRow> {
     const { rows } = await db.query<ImportRecord>(
-      `INSERT INTO ical_imports (id, hotel_id, room_type_id, url, name) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO ical_imports (id, hotel_id, room_type_id, url_ciphertext, url_hash, url_host, name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        RETURNING ${IMPORT_COLUMNS}`,
-      [row.id, row.hotelId, row.roomTypeId, row.url, row.name],
+      [row.id, row.hotelId, row.roomTypeId, row.ciphertext, row.hash, row.host, row.name],
     );
     return imported(rows[0] as ImportRecord);
+  },
+
+  /**
+   * Serialises the creation of imports of one room type until the transaction ends, so the count
+   * and the same-URL check below cannot both pass for two creations at once.
+   */
+  async lockRoomTypeImports(db: Executor, hotelId: string, roomTypeId: string): Promise<void> {
+    await db.query('SELECT 1 AS held FROM pg_advisory_xact_lock($1::int, hashtext($2))', [
+      IMPORTS_LOCK_SPACE,
+      `${hotelId}/${roomTypeId}`,
+    ]);
+  },
+
+  /** How many imports the room type has, and the id of one with this URL's hash, if any. */
+  async roomTypeImports(
+    db: Executor,
+    hotelId: string,
+    roomTypeId: string,
+    urlHash: Buffer,
+  ): Promise<{ count: number; sameUrl: string | null }> {
+    const { rows } = await db.query<{ count: number; same_url: string | null }>(
+      `SELECT count(*)::int AS count, min(id) FILTER (WHERE url_hash = $3) AS same_url
+       FROM ical_imports WHERE hotel_id = $1 AND room_type_id = $2`,
+      [hotelId, roomTypeId, urlHash],
+    );
+    return { count: rows[0]?.count ?? 0, sameUrl: rows[0]?.same_url ?? null };
+  },
+
+  /** Rows stored before encryption, with their URL in clear (a few at a time). */
+  async unsealed(db: Executor, limit: number): Promise<Array<{ id: string; url: string }>> {
+    const { rows } = await db.query<{ id: string; url: string }>(
+      'SELECT id, url FROM ical_imports WHERE url IS NOT NULL ORDER BY id LIMIT $1',
+      [limit],
+    );
+    return rows;
+  },
+
+  /** Replaces a clear URL by its sealed form (a no-op when another process did it first). */
+  async seal(db: Executor, id: string, url: string, sealed: SealedUrl): Promise<void> {
+    await db.query(
+      `UPDATE ical_imports SET url = NULL, url_ciphertext = $3, url_hash = $4, url_host = $5
+       WHERE id = $1 AND url = $2`,
+      [id, url, sealed.ciphertext, sealed.hash, sealed.host],
+    );
+  },
+
+  /**
+   * Counts a manual sync of the import in its window of `windowSeconds` (a new window when the
+   * last one has passed): the count with this one and when the window began.
+   */
+  async countSync(
+    db: Executor,
+    id: string,
+    windowSeconds: number,
+  ): Promise<{ count: number; windowStart: Date; now: Date } | null> {
+    const { rows } = await db.query<{ count: number; window_start: Date; now: Date }>(
+      `UPDATE ical_imports SET
+         sync_count = CASE WHEN fresh THEN 1 ELSE sync_count + 1 END,
+         sync_window_start = CASE WHEN fresh THEN now() ELSE sync_window_start END
+       FROM (SELECT sync_window_start IS NULL OR sync_window_start <= now() - make_interval(secs => $2) AS fresh
+             FROM ical_imports WHERE id = $1) w
+       WHERE id = $1
+       RETURNING sync_count AS count, sync_window_start AS window_start, now() AS now`,
+      [id, windowSeconds],
+    );
+    const row = rows[0];
+    return row ? { count: row.count, windowStart: new Date(row.window_start), now: new Date(row.now) } : null;
   },
 
   async importsOf(db: Executor, hotelId: string): Promise<ImportRow[]> {

@@ -63,7 +63,7 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      const match = /^([0-9a-z]+)\.ics$/.exec(request.params.file);
+      const match = /^([0-9a-z_]+)\.ics$/.exec(request.params.file);
       if (!match) throw notFound();
       const feed = await feedOfToken(ctx, match[1] as string);
       const hotel = feed ? ctx.catalog.get(feed.hotelId) : undefined;
@@ -199,7 +199,8 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
             'Each event of the feed holds one room of the room type on each night it covers. The feed is',
             'fetched at once (the answer carries that `lastFetch`) and every ICAL_POLL_SECONDS after.',
             'The URL follows the webhook rules: `https` and public addresses only (`400` otherwise,',
-            'unless WEBHOOK_ALLOW_PRIVATE).',
+            'unless WEBHOOK_ALLOW_PRIVATE). It is kept encrypted and never shown again: answers show its',
+            '`host`. A room type has at most 10 imports, each of another URL (`400` otherwise).',
           ].join(' '),
         ),
         headers: OperatorHeaders,
@@ -255,7 +256,11 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Fetch an iCal import now',
         ...operatorOperation(
           'inventory:write',
-          'Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch keeps the holds.',
+          [
+            'Fetches the feed now and answers the import with this fetch as `lastFetch`; a failed fetch',
+            '(a feed of more than 10,000 events too) keeps the holds. At most 5 syncs of an import a minute,',
+            'then `429 rate_limited` with `Retry-After`.',
+          ].join(' '),
         ),
         headers: OperatorHeaders,
         params: FeedIdParams,

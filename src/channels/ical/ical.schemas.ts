@@ -60,7 +60,10 @@ const LastFetch = Type.Union(
 export const IcalImport = Type.Object({
   id: Type.String({ description: '`ici_…`' }),
   roomTypeId: Type.String(),
-  url: Type.String(),
+  host: Type.String({
+    description:
+      'the host of the feed’s URL: the URL itself (its query string is often the platform’s secret) is kept encrypted and never shown again',
+  }),
   name: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
   lastFetch: LastFetch,
@@ -85,7 +88,7 @@ export function importView(row: ImportRow): IcalImport {
   return {
     id: row.id,
     roomTypeId: row.roomTypeId,
-    url: row.url,
+    host: row.host,
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     lastFetch:

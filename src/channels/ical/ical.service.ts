@@ -1,18 +1,65 @@
-import { addDays, hotelToday } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../context.ts';
+import { addDays, hotelToday } from '../../dates/dates.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { replaceHolds } from '../../hotel-calendar/external-holds.ts';
 import { hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
+import { windowLimitExceeded } from '../../infra/http/rate-limit-headers.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../infra/net/outbound-address.ts';
-import { type FeedRow, type ImportRow, icalRepository as repo } from './ical.repository.ts';
+import { type FeedRow, type ImportRow, icalRepository as repo, type SealedUrl } from './ical.repository.ts';
 import { fetchFeed } from './ical-fetch.ts';
 import { parseFeed } from './ical-parse.ts';
 
 /** The iCal feeds of docs/api.md §9.1: the export URLs and the imports with their holds. */
 
-type Deps = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
+type Deps = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'encryptor' | 'operatorKeyHasher'>;
+
+/** Imports a room type may have (docs/api.md §9.1): each is fetched every ICAL_POLL_SECONDS. */
+export const MAX_IMPORTS_PER_ROOM_TYPE = 10;
+/** Manual syncs of one import per window (docs/api.md §9.1), then `429 rate_limited`. */
+export const SYNC_QUOTA = 5;
+const SYNC_WINDOW_SECONDS = 60;
+
+/** The encryption context of an import's URL: its ciphertext reads back only as this row's. */
+const urlContext = (id: string) => `ical_imports.url:${id}`;
+/** Sets the URLs' keyed hashes apart from every other use of the deployment's HMAC key. */
+const URL_HASH_DOMAIN = 'innkeep/ical-import-url/v1\u0000';
+
+/**
+ * A URL as stored (docs/api.md §9.1): encrypted under the data key and the row's id, its keyed hash
+ * (the same URL written the same way, host case and default port aside, hashes the same), its host.
+ */
+function sealUrl(deps: Pick<Deps, 'encryptor' | 'operatorKeyHasher'>, id: string, url: string): SealedUrl {
+  const parsed = new URL(url);
+  return {
+    ciphertext: deps.encryptor.encrypt(parsed.href, urlContext(id)),
+    hash: deps.operatorKeyHasher(URL_HASH_DOMAIN + parsed.href),
+    host: parsed.host,
+  };
+}
+
+/** The URL to fetch: decrypted, or in clear for a row of before encryption not yet sealed. */
+export function importUrl(deps: Pick<Deps, 'encryptor'>, row: ImportRow): string {
+  if (row.urlCiphertext)
+    return deps.encryptor.decrypt(row.urlCiphertext, urlContext(row.id)).toString('utf8');
+  return row.legacyUrl ?? '';
+}
+
+/** Encrypts the URLs of rows stored before encryption (migration 065); answers how many. */
+export async function sealLegacyUrls(
+  deps: Pick<Deps, 'db' | 'encryptor' | 'operatorKeyHasher'>,
+): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await repo.unsealed(deps.db, 100);
+    if (rows.length === 0) return sealed;
+    await deps.db.transaction(async (tx) => {
+      for (const row of rows) await repo.seal(tx, row.id, row.url, sealUrl(deps, row.id, row.url));
+    });
+    sealed += rows.length;
+  }
+}
 
 /** Stays beyond the booking window are not held (nothing sells there); this much margin is kept. */
 const WINDOW_MARGIN = 31;
@@ -27,10 +74,17 @@ function roomTypeOrInvalid(hotel: Hotel, roomTypeId: string): void {
   }
 }
 
+/**
+ * Feed tokens are `ict_` and 32 base32 characters: the prefix lets the logs mask them as they mask
+ * every other secret (infra/logger.ts). Feeds made before the prefix keep their bare token, which
+ * still answers: its URL lives in the platforms' settings.
+ */
+const FEED_TOKEN = /^(?:ict_)?[0-9a-z]{16,64}$/;
+
 /** A new secret feed URL for a room type: the token (160 random bits) is answered once, its hash kept. */
 export async function createFeed(deps: Deps, hotel: Hotel, roomTypeId: string) {
   roomTypeOrInvalid(hotel, roomTypeId);
-  const token = randomToken('', 20);
+  const token = randomToken('ict_', 20);
   const row = await deps.db.transaction((tx) =>
     repo.insertFeed(tx, {
       id: randomToken('icf_', 10),
@@ -44,7 +98,7 @@ export async function createFeed(deps: Deps, hotel: Hotel, roomTypeId: string) {
 
 /** The feed of a URL's token, or null (unknown or deleted). */
 export function feedOfToken(deps: Pick<Deps, 'db'>, token: string): Promise<FeedRow | null> {
-  if (!/^[0-9a-z]{16,64}$/.test(token)) return Promise.resolve(null);
+  if (!FEED_TOKEN.test(token)) return Promise.resolve(null);
   return repo.feedByTokenHash(deps.db, hashSecret(token));
 }
 
@@ -83,9 +137,31 @@ export async function createImport(
     if (error instanceof OutboundAddressError) throw invalid('/url', error.message);
     throw error;
   }
-  const row = await deps.db.transaction((tx) =>
-    repo.insertImport(tx, { id: randomToken('ici_', 10), hotelId: hotel.id, ...body }),
-  );
+  const id = randomToken('ici_', 10);
+  const sealed = sealUrl(deps, id, body.url);
+  const row = await deps.db.transaction(async (tx) => {
+    await repo.lockRoomTypeImports(tx, hotel.id, body.roomTypeId);
+    const existing = await repo.roomTypeImports(tx, hotel.id, body.roomTypeId, sealed.hash);
+    if (existing.sameUrl) {
+      throw invalid(
+        '/url',
+        `this URL is already imported for room type "${body.roomTypeId}" (${existing.sameUrl})`,
+      );
+    }
+    if (existing.count >= MAX_IMPORTS_PER_ROOM_TYPE) {
+      throw invalid(
+        '/roomTypeId',
+        `room type "${body.roomTypeId}" has ${existing.count} imports, the most it may have (delete one first)`,
+      );
+    }
+    return repo.insertImport(tx, {
+      id,
+      hotelId: hotel.id,
+      roomTypeId: body.roomTypeId,
+      name: body.name,
+      ...sealed,
+    });
+  });
   return syncImport(deps, row);
 }
 
@@ -107,9 +183,25 @@ export async function deleteImport(
   });
 }
 
-/** `POST /operator/ical-imports/{id}/sync`: fetch now. */
+/**
+ * `POST /operator/ical-imports/{id}/sync`: fetch now, at most SYNC_QUOTA times a minute per import
+ * (the platform's server is a third party's), then `429 rate_limited` with `Retry-After`.
+ */
 export async function syncImportById(deps: Deps, id: string, hotelIds: readonly string[] | null) {
-  return syncImport(deps, visible(await repo.importById(deps.db, id), hotelIds, 'iCal import'));
+  const row = visible(await repo.importById(deps.db, id), hotelIds, 'iCal import');
+  const counted = await deps.db.transaction((tx) => repo.countSync(tx, id, SYNC_WINDOW_SECONDS));
+  if (counted) {
+    const refused = windowLimitExceeded(
+      'ical-sync',
+      SYNC_QUOTA,
+      SYNC_WINDOW_SECONDS,
+      { failures: counted.count, windowStart: counted.windowStart },
+      counted.now,
+      (seconds) => `At most ${SYNC_QUOTA} syncs of an import a minute; the next in ${seconds} s.`,
+    );
+    if (refused) throw refused;
+  }
+  return syncImport(deps, row);
 }
 
 /**
@@ -133,10 +225,10 @@ export async function syncImport(deps: Deps, row: ImportRow): Promise<ImportRow>
   }
   const today = hotelToday(hotel.timezone, deps.clock.now());
   const last = addDays(today, (hotel.maxDaysBeforeArrival ?? DEFAULT_WINDOW) + WINDOW_MARGIN);
-  let parsed: ReturnType<typeof parseFeed>;
+  let parsed: Awaited<ReturnType<typeof parseFeed>>;
   try {
-    const text = await fetchFeed(row.url, deps.config.webhookAllowPrivate);
-    parsed = parseFeed(text, { timezone: hotel.timezone, host: uidHost(deps), first: today, last });
+    const text = await fetchFeed(importUrl(deps, row), deps.config.webhookAllowPrivate);
+    parsed = await parseFeed(text, { timezone: hotel.timezone, host: uidHost(deps), first: today, last });
   } catch (error) {
     return failed(String((error as Error).message ?? error).slice(0, 500));
   }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import compress from '@fastify/compress';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { projectFile } from '../project-files.ts';
+import { codeFile } from '../project-files.ts';
 import {
   DOCS_ASSETS_PREFIX,
   docsAssets,
@@ -22,8 +22,8 @@ import { AppError } from './problems.ts';
 export const DOCS_CACHE_CONTROL = 'no-cache';
 
 const DOCS_THEME = {
-  css: readFileSync(projectFile('src/infra/http/docs-theme/innkeep-docs.css'), 'utf8'),
-  js: readFileSync(projectFile('src/infra/http/docs-theme/innkeep-docs.js'), 'utf8'),
+  css: readFileSync(codeFile('infra/http/docs-theme/innkeep-docs.css'), 'utf8'),
+  js: readFileSync(codeFile('infra/http/docs-theme/innkeep-docs.js'), 'utf8'),
 };
 
 /** A weak validator: the same value stands for the identity and the compressed representations. */

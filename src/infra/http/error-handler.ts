@@ -66,7 +66,9 @@ function toProblem(error: FastifyError | AppError): {
   if (status === 404) return { code: 'not_found', detail: error.message };
   if (status === 503)
     return { code: 'service_unavailable', detail: 'The service is overloaded; retry shortly.' };
-  if (status >= 400 && status < 500) {
+  // Only Fastify's own client errors speak to the client; a 4xx status on another error is a service
+  // this one called refusing it (Stripe's 401 for a wrong key): a fault of ours, never its words.
+  if (status >= 400 && status < 500 && String(error.code ?? '').startsWith('FST_')) {
     return toProblem(validationProblem([{ path: '/', message: error.message }], error.message));
   }
   const refused = constraintProblem(error);
