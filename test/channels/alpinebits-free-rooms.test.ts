@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database, Transaction } from '../../src/infra/db/database.ts';
 import { addDays, type Json, localToday } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { alpineBits, ota } from './alpinebits-client.ts';
 
 /** Every transaction's statements, with the longest array parameter of each (the cells it handles). */

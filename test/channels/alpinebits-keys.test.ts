@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addDays, book, localToday } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { makeKey, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { makeKey, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import {
   ALPINEBITS,
   ackRequest,
