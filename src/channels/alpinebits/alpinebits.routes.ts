@@ -88,7 +88,9 @@ export const alpineBitsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     return reply.code(answer.status).type(answer.contentType).send(answer.body);
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    // Answers hold guests' reservations and belong to one key: never cached, refusals included.
+    reply.header('cache-control', 'no-store');
     const password = basicPassword(request.headers.authorization);
     if (password === null) {
       throw new AppError('unauthorized', 'Send HTTP Basic authentication whose password is an operator key.');
