@@ -44,6 +44,7 @@ import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/
 import { createSessionAuthenticator } from './operator-access/session-credential.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import {
   CancellationPolicy,
@@ -51,7 +52,6 @@ import {
   PriceLine,
   Reservation,
 } from './reservations/reservation.schemas.ts';
-import { paymentsRoutes } from './settlement/payments.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { authRoutes } from './staff/auth.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
