@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { sealLegacyUrls } from './commands/seal-legacy-urls.ts';
+import { syncImport } from './commands/sync-import.ts';
 import { icalRepository as repo } from './ical.repository.ts';
-import { sealLegacyUrls, syncImport } from './ical.service.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
 
 /** Imports fetched at once by one process; the rest wait for the next round. */

@@ -13,7 +13,7 @@ export interface ImportRow {
   id: string;
   hotelId: string;
   roomTypeId: string;
-  /** The feed's URL, encrypted (ical.service.ts `importUrl` reads it) … */
+  /** The feed's URL, encrypted (commands/import-url.ts `importUrl` reads it) … */
   urlCiphertext: Buffer | null;
   /** … or, for a row of before encryption not yet sealed, in clear. */
   legacyUrl: string | null;
