@@ -28,7 +28,9 @@ const LAYERS: string[][] = [
   ['infra'],
   ['rate-plans', 'operator-access'],
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
-  ['context.ts', 'hotel-calendar', 'settlement'],
+  // The one context every feature's routes and commands take: below every feature that has routes.
+  ['context.ts'],
+  ['hotel-calendar', 'settlement'],
   ['messages'],
   ['checkin', 'channels'],
   ['booking'],

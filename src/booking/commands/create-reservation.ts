@@ -1,8 +1,8 @@
 import { hotelToday } from '../../calendar/dates.ts';
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
-import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
+import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import ical from 'ical-generator';
 import { addDays, hotelToday } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
 import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import type { FeedRow } from './ical.repository.ts';
 
