@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { sealLegacyUrls } from './commands/seal-legacy-urls.ts';
 import { syncImport } from './commands/sync-import.ts';
-import { icalRepository as repo } from './ical.repository.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
+import { icalImportsRepository as repo } from './ical-imports.repository.ts';
 
 /** Imports fetched at once by one process; the rest wait for the next round. */
 const BATCH = 4;

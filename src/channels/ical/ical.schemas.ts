@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { ImportRow } from './ical.repository.ts';
+import type { ImportRow } from './ical-imports.repository.ts';
 
 /** The iCal feeds' wire format (docs/api.md §9.1). */
 

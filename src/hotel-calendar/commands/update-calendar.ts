@@ -6,6 +6,7 @@ import { AppError } from '../../infra/http/problems.ts';
 import { calendarRepository as repo } from '../calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from '../calendar.schemas.ts';
 import { holdCalendar } from '../calendar-lock.ts';
+import { calendarPriceRepository } from '../calendar-price-overrides.repository.ts';
 import { planCalendarPatch } from '../calendar-update.ts';
 import { calendarView } from '../calendar-view.ts';
 import { channelNightsRepository } from '../channel-nights.repository.ts';
@@ -52,7 +53,7 @@ export async function updateCalendar(
     const roomNights = new Map<string, Set<string>>();
     for (const update of planned) {
       await repo.setRoomNights(tx, hotel.id, update.roomTypeIds, update.nights, update.room);
-      await repo.setPriceNights(tx, hotel.id, update.plans, update.nights, update.price);
+      await calendarPriceRepository.setPriceNights(tx, hotel.id, update.plans, update.nights, update.price);
       if (update.room.rooms === undefined) continue;
       for (const roomTypeId of update.roomTypeIds) {
         const nights = roomNights.get(roomTypeId) ?? new Set();
@@ -66,6 +67,7 @@ export async function updateCalendar(
     }
     if (refused.length > 0) throw roomsBelowSoldError(hotel, refused);
     await repo.deleteCleared(tx, hotel.id, from, to);
+    await calendarPriceRepository.deleteCleared(tx, hotel.id, from, to);
     await announceCalendarChange(tx, hotel.id);
     await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: body });
     const channel = await channelNightsRepository.channelNights(tx, hotel.id, from, to);

@@ -1,6 +1,6 @@
 import type { Hotel } from '../../../catalog/catalog.schema.ts';
 import { hashSecret, randomToken } from '../../../infra/crypto/tokens.ts';
-import { icalRepository as repo } from '../ical.repository.ts';
+import { icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import { type IcalContext, roomTypeOrInvalid } from './ical-context.ts';
 
 /** A new secret feed URL for a room type: the token (160 random bits) is answered once, its hash kept. */

@@ -2,7 +2,7 @@ import type { Hotel } from '../../../catalog/catalog.schema.ts';
 import { randomToken } from '../../../infra/crypto/tokens.ts';
 import { invalid } from '../../../infra/http/problems.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../../infra/net/outbound-address.ts';
-import { type ImportRow, icalRepository as repo } from '../ical.repository.ts';
+import { type ImportRow, icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { type IcalContext, roomTypeOrInvalid } from './ical-context.ts';
 import { sealUrl } from './import-url.ts';
 import { syncImport } from './sync-import.ts';

@@ -1,4 +1,4 @@
-import { icalRepository as repo } from '../ical.repository.ts';
+import { icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import { type IcalContext, visible } from './ical-context.ts';
 
 /** Deletes a feed the key sees (`404` otherwise): its URL answers `404` from now on. */

@@ -1,6 +1,6 @@
 import { hotelToday } from '../../../calendar/dates.ts';
 import { replaceHolds } from '../../../hotel-calendar/external-holds.ts';
-import { icalRepository as repo } from '../ical.repository.ts';
+import { icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { type IcalContext, visible } from './ical-context.ts';
 
 /** Releases every hold of the import, then deletes it (`404` for an import the key does not see). */

@@ -1,4 +1,4 @@
-import type { ImportRow, SealedUrl } from '../ical.repository.ts';
+import type { ImportRow, SealedUrl } from '../ical-imports.repository.ts';
 import type { IcalContext } from './ical-context.ts';
 
 /** The encryption context of an import's URL: its ciphertext reads back only as this row's. */

@@ -1,4 +1,4 @@
-import { type FeedRow, icalRepository as repo } from '../ical.repository.ts';
+import { type FeedRow, icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import type { IcalContext } from './ical-context.ts';
 
 /** The hotel's feeds, oldest first (their tokens are not kept: no URL to show). */

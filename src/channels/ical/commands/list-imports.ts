@@ -1,4 +1,4 @@
-import { type ImportRow, icalRepository as repo } from '../ical.repository.ts';
+import { type ImportRow, icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import type { IcalContext } from './ical-context.ts';
 
 /** The hotel's imports, oldest first, each with its last fetch. */

@@ -1,6 +1,6 @@
 import { hashSecret } from '../../../infra/crypto/tokens.ts';
-import { icalRepository as repo } from '../ical.repository.ts';
 import { type FeedDocument, feedDocument } from '../ical-export.ts';
+import { icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import { type IcalContext, uidHost } from './ical-context.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { icalRepository as repo } from '../ical.repository.ts';
+import { icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import type { IcalContext } from './ical-context.ts';
 import { sealUrl } from './import-url.ts';
 
