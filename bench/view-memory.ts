@@ -5,9 +5,10 @@
  * worked out (the worst case: a long soak of searches over the whole window). Run alone with
  * `node --expose-gc --import tsx bench/view-memory.ts`; `npm run bench` runs it as the `view` section.
  */
-import { addDays, hotelToday } from '../src/calendar/dates.ts';
-import { CatalogStore } from '../src/catalog/catalog.service.ts';
+
 import { parseCatalog } from '../src/catalog/catalog.validate.ts';
+import { CatalogStore } from '../src/catalog/catalog-store.ts';
+import { addDays, hotelToday } from '../src/dates/dates.ts';
 import { applyCatalog } from '../src/hotel-calendar/apply-catalog.ts';
 import { NightStore } from '../src/hotel-calendar/night-store.ts';
 import { migrate } from '../src/infra/db/migrate.ts';

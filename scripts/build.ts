@@ -51,7 +51,6 @@ export const BUILD_DIR = 'dist';
 export const RELEASE_FILES = [
   'package.json',
   'package-lock.json',
-  '.npmrc',
   'scripts/prepare.mjs',
   BUILD_DIR,
   'migrations',

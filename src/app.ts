@@ -7,6 +7,7 @@ import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation } from './booking/booking.schemas.ts';
 import { operatorReservationRoutes, stayRoutes } from './booking/operator-reservations.routes.ts';
 import { reservationListRoutes } from './booking/reservation-list.routes.ts';
+import { hotelsRoutes } from './catalog/operator-hotels.routes.ts';
 import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './channels/alpinebits/alpinebits.routes.ts';
 import { icalOperatorRoutes, icalRoutes } from './channels/ical/ical.routes.ts';
 import { checkinRoutes } from './checkin/checkin.routes.ts';
@@ -36,9 +37,8 @@ import { security } from './infra/http/security.ts';
 import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
-import { auditRoutes } from './operator/audit.routes.ts';
-import { hotelsRoutes } from './operator/hotels.routes.ts';
-import { keysRoutes } from './operator/keys.routes.ts';
+import { auditRoutes } from './operator-access/audit.routes.ts';
+import { keysRoutes } from './operator-access/keys.routes.ts';
 import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
@@ -114,11 +114,9 @@ function fastifyTrustProxy(
 const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const authenticator = operatorAuthenticatorOf(ctx);
   guardOperatorRoutes(app, authenticator);
-  const knownHotel = (id: string) => ctx.catalog.get(id) !== undefined;
-  const keys = { db: ctx.db, hash: ctx.operatorKeyHasher, knownHotel, now: () => ctx.clock.now() };
-  await app.register(keysRoutes, { deps: keys, authenticator });
-  await app.register(hotelsRoutes, { catalog: ctx.catalog });
-  await app.register(auditRoutes, { db: ctx.db });
+  await app.register(keysRoutes, { ctx, authenticator });
+  await app.register(hotelsRoutes, { ctx });
+  await app.register(auditRoutes, { ctx });
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
   await app.register(calendarRoutes, { ctx });
@@ -126,10 +124,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(operatorReservationRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
   await app.register(messagesRoutes, { ctx });
-  const allowPrivate = ctx.config.webhookAllowPrivate;
-  await app.register(webhooksRoutes, {
-    deps: { db: ctx.db, encryptor: ctx.encryptor, allowPrivate, knownHotel },
-  });
+  await app.register(webhooksRoutes, { ctx });
 };
 
 /** Builds the HTTP application; the server and the tests share it. */
@@ -227,7 +222,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     clock: ctx.clock,
     stripe,
   });
-  await app.register(signingRoutes, { signer: ctx.signer });
+  await app.register(signingRoutes, { ctx });
   await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
   await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });

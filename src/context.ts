@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { CatalogStore } from './catalog/catalog.service.ts';
+import type { CatalogStore } from './catalog/catalog-store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './infra/clock.ts';
 import type { Encryptor } from './infra/crypto/encryption.ts';
 import type { Database } from './infra/db/database.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
-import type { SigningKeyStore } from './signing/signing.service.ts';
+import type { SigningKeyStore } from './signing/signing-key-store.ts';
 
 /**
  * Everything a request may need, built once at start and shared by the features. It lives apart

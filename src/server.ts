@@ -68,6 +68,9 @@ async function main() {
     }, 25_000);
     force.unref();
     try {
+      // The listener closes first, once the connections the kernel queued are accepted (never
+      // reset), and before the app answers 503 with `Connection: close` to keep-alive clients.
+      await drain?.stopAccepting();
       await runtime.close();
       logger.info('stopped');
       process.exit(code);

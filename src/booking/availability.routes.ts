@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
+import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './answer-language.ts';
 import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './availability.schemas.ts';
 import { createQuote } from './commands/create-quote.ts';
 import { searchAvailability } from './commands/search-availability.ts';
-import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './localized-names.ts';
 
 /** HTTP for search and quote (docs/api.md §2.1, §2.2): each handler maps the request to one call and back. */
 export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -10,6 +10,13 @@ import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import {
+  currentReservation,
+  languageHeaders,
+  namedStay,
+  requestLanguage,
+  withLanguage,
+} from './answer-language.ts';
 import { availabilityRoutes } from './availability.routes.ts';
 import { CreatedReservation } from './booking.schemas.ts';
 import { cancelReservation } from './commands/cancel-reservation.ts';
@@ -17,13 +24,6 @@ import { createReservation, type NewReservation } from './commands/create-reserv
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
-import {
-  currentReservation,
-  languageHeaders,
-  namedStay,
-  requestLanguage,
-  withLanguage,
-} from './localized-names.ts';
 import { changeReservation, MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   AuthHeaders,

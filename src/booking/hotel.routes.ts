@@ -4,8 +4,8 @@ import type { NameLanguage } from '../catalog/localized-name.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { namer, requestLanguage, withLanguage } from './answer-language.ts';
 import { HotelParams, PublicHotel } from './hotel.schemas.ts';
-import { namer, requestLanguage, withLanguage } from './localized-names.ts';
 
 /**
  * The public description of a hotel: what a guest may choose before searching, and the names a

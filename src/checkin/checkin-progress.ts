@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { toRfc3339 } from '../calendar/dates.ts';
+import { toRfc3339 } from '../dates/dates.ts';
 import type { Executor } from '../infra/db/database.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { checkinRepository as repo } from './checkin.repository.ts';

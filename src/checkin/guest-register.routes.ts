@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
-import { auditRepository } from '../operator-access/audit.repository.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
+import { type RegisterGuest, readGuestRegister } from './commands/read-guest-register.ts';
 import { toCsv } from './csv.ts';
 import {
   GuestRegister,
@@ -12,7 +12,6 @@ import {
   GuestRegisterQuery,
   REGISTER_CSV_HEADER,
 } from './guest-register.schemas.ts';
-import { type RegisterGuest, readGuestRegister } from './guest-register.ts';
 
 /** Whether the client asked for CSV rather than JSON (`Accept`, by quality; JSON on a tie or none). */
 export function wantsCsv(accept: string | undefined): boolean {
@@ -88,16 +87,10 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       const principal = operatorOf(request);
       requireVisibleHotel(principal, hotel, ctx.catalog.get(hotel) !== undefined);
       const csv = wantsCsv(request.headers.accept);
-      // The read and its audit entry commit together: no identity data leaves without its record.
-      const guests = await ctx.db.transaction(async (tx) => {
-        const found = await readGuestRegister(tx, ctx.encryptor, hotel, date);
-        await auditRepository.append(tx, {
-          actor: principal.id,
-          action: 'guest_register.read',
-          hotelIds: [hotel],
-          details: { hotelId: hotel, date, guests: found.length, format: csv ? 'csv' : 'json' },
-        });
-        return found;
+      const guests = await readGuestRegister(ctx, principal, {
+        hotelId: hotel,
+        date,
+        format: csv ? 'csv' : 'json',
       });
       reply.header('cache-control', 'no-store').header('vary', 'Accept');
       if (csv) {

@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../calendar/dates.ts';
+import { toRfc3339 } from '../dates/dates.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import type { SessionRow, StepRow } from './checkin.repository.ts';
 import type { SessionView } from './checkin.schemas.ts';

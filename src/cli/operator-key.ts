@@ -7,9 +7,9 @@
  * the database.
  */
 
-import { CatalogStore } from '../catalog/catalog.service.ts';
+import { CatalogStore } from '../catalog/catalog-store.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
-import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator/key-commands.ts';
+import { parseOperatorKeyArgs, runOperatorKeyCommand } from '../operator-access/key-command-line.ts';
 import { operatorKeyHasher } from '../operator-access/key-secret.ts';
 import { onDatabase, reply } from './command.ts';
 

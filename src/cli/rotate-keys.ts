@@ -7,7 +7,7 @@
 import { systemClock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
-import { keyringOf, SigningKeyStore } from '../signing/signing.service.ts';
+import { keyringOf, SigningKeyStore } from '../signing/signing-key-store.ts';
 import { onDatabase } from './command.ts';
 
 await onDatabase({ migrate: true }, async (db, config) => {

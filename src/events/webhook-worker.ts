@@ -8,8 +8,8 @@ import {
   type ClaimedDelivery,
   deliveryRepository as repo,
 } from './delivery.repository.ts';
-import { secretContext } from './webhook-endpoints.service.ts';
 import { webhookMetrics } from './webhook-metrics.ts';
+import { secretContext } from './webhook-secret.ts';
 import { sendWebhook } from './webhook-sender.ts';
 import { WEBHOOK_CHANNEL } from './webhook-wake.ts';
 

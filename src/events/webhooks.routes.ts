@@ -1,19 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { Encryptor } from '../infra/crypto/encryption.ts';
+import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { invalid } from '../infra/http/problems.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
-import { readFeed } from './feed.service.ts';
+import { createEndpoint } from './commands/create-endpoint.ts';
+import { deleteEndpoint } from './commands/delete-endpoint.ts';
+import { listEndpoints } from './commands/list-endpoints.ts';
+import { endpointAttempts } from './commands/read-endpoint-attempts.ts';
+import { readFeed } from './commands/read-feed.ts';
 import type { WebhookEndpoint } from './webhook-endpoints.repository.ts';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  endpointAttempts,
-  listEndpoints,
-  type WebhookDeps,
-} from './webhook-endpoints.service.ts';
 import {
   AttemptList,
   AttemptsQuery,
@@ -37,7 +36,21 @@ const view = (e: WebhookEndpoint) => ({
 });
 
 /** `/operator/events` and `/operator/webhook-endpoints` (API.md 8). */
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ deps: WebhookDeps }> = async (app, { deps }) => {
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{
+  /** The app's context (context.ts), of which the webhooks use these parts. */
+  ctx: {
+    db: Database;
+    encryptor: Encryptor;
+    config: { webhookAllowPrivate: boolean };
+    catalog: { get(hotelId: string): unknown };
+  };
+}> = async (app, { ctx }) => {
+  const deps = {
+    db: ctx.db,
+    encryptor: ctx.encryptor,
+    allowPrivate: ctx.config.webhookAllowPrivate,
+    knownHotel: (id: string) => ctx.catalog.get(id) !== undefined,
+  };
   app.get(
     '/events',
     {

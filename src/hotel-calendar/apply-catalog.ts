@@ -1,7 +1,7 @@
-import { addDays, hotelToday } from '../calendar/dates.ts';
 import { catalogRepository } from '../catalog/catalog.repository.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { CatalogError } from '../catalog/catalog.validate.ts';
+import { addDays, hotelToday } from '../dates/dates.ts';
 import type { Database } from '../infra/db/database.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { inventoryRepository } from './inventory.repository.ts';

@@ -1,5 +1,5 @@
-import { addDays, nightsBetween, weekdayIndex } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import { addDays, nightsBetween, weekdayIndex } from '../dates/dates.ts';
 import { type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
 import {
   type CalendarPatch,

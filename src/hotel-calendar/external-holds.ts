@@ -1,4 +1,4 @@
-import { addDays } from '../calendar/dates.ts';
+import { addDays } from '../dates/dates.ts';
 import type { Transaction } from '../infra/db/database.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { channelNightsRepository as nightsRepo } from './channel-nights.repository.ts';

@@ -1,5 +1,5 @@
-import { eachNight } from '../calendar/dates.ts';
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+import { eachNight } from '../dates/dates.ts';
 import { rateCoversNight } from '../rate-plans/plan-rules.ts';
 import { planSellsRoomType } from '../rate-plans/price-plan-stay.ts';
 import type { PlanPricing } from '../rate-plans/rate-plan.model.ts';

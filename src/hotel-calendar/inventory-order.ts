@@ -1,4 +1,4 @@
-import { eachNight } from '../calendar/dates.ts';
+import { eachNight } from '../dates/dates.ts';
 
 /** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
 export interface InventoryChange {

@@ -1,5 +1,5 @@
-import { addDays } from '../calendar/dates.ts';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import { addDays } from '../dates/dates.ts';
 import type { Database, Transaction } from '../infra/db/database.ts';
 import { calendarRepository } from './calendar.repository.ts';
 import type { HotelNights } from './hotel-nights.ts';

@@ -38,12 +38,22 @@ function decodeUnreserved(text: string): string {
 const SECRET = /(cks|rat|ik|ict|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
 
 /**
+ * A secret as masked: from its prefix (`SECRET`'s) to the end of its path segment, query value or
+ * word, whatever it holds (`%2F`, `%00`, any other escape or odd character inserted into an id),
+ * keeping at most four letters or digits after the prefix to correlate requests.
+ */
+const SECRET_TO_END = new RegExp(
+  `${SECRET.source.slice(0, SECRET.source.indexOf(')_') + 1)}_([0-9a-z]{0,4})[^/?#&\\s"'<>\`]+`,
+  'gi',
+);
+
+/**
  * Secrets that can appear in URLs or messages; logs keep only a prefix long enough to correlate
  * requests of one session. The match runs on the decoded text and anywhere in it (no word
  * boundary): masking too much in a log costs nothing.
  */
 export function maskSecrets(text: string): string {
-  return decodeUnreserved(text).replace(SECRET, '$1_$2…');
+  return decodeUnreserved(text).replace(SECRET_TO_END, '$1_$2…');
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -73,7 +83,13 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           remoteAddress: req.ip ?? req.socket?.remoteAddress,
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        err: pino.stdSerializers.err,
+        // An error's text may quote a URL or a secret too (a driver's, a framework's message).
+        err: (error: Error) => {
+          const serialized = pino.stdSerializers.err(error);
+          if (typeof serialized.message === 'string') serialized.message = maskSecrets(serialized.message);
+          if (typeof serialized.stack === 'string') serialized.stack = maskSecrets(serialized.stack);
+          return serialized;
+        },
       },
     },
     destination,

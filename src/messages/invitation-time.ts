@@ -1,4 +1,4 @@
-import { addDays, zonedInstant } from '../calendar/dates.ts';
+import { addDays, zonedInstant } from '../dates/dates.ts';
 
 /**
  * When the check-in invitation goes out (API.md 10): `days` before the check-in date at `time`

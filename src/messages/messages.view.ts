@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../calendar/dates.ts';
+import { toRfc3339 } from '../dates/dates.ts';
 import type { MessageRow } from './messages.repository.ts';
 
 /** A message as the operator API shows it (API.md 10): never its content, which the guest's mail holds. */

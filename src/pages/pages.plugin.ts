@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CatalogStore } from '../catalog/catalog.service.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { projectFile } from '../infra/project-files.ts';
 import { PAGE_LANGUAGES, type PageLanguage, pickLanguage } from './language.ts';

@@ -1,4 +1,4 @@
-import { addDays, nightsBetween, weekdayIndex } from '../calendar/dates.ts';
+import { addDays, nightsBetween, weekdayIndex } from '../dates/dates.ts';
 import type { BookingRuleDef, PlanPricing, Weekday } from './rate-plan.model.ts';
 import { WEEKDAYS } from './rate-plan.model.ts';
 

@@ -1,4 +1,4 @@
-import { addDays, eachNight, nightsBetween } from '../calendar/dates.ts';
+import { addDays, eachNight, nightsBetween } from '../dates/dates.ts';
 import {
   bookingRuleViolation,
   type PlanRestriction,

@@ -1,4 +1,4 @@
-import { isCalendarDate } from '../calendar/dates.ts';
+import { isCalendarDate } from '../dates/dates.ts';
 import type { PlanPricing } from './rate-plan.model.ts';
 
 type Period = { from?: string | undefined; to?: string | undefined };

@@ -1,4 +1,4 @@
-import { eachNight } from '../calendar/dates.ts';
+import { eachNight } from '../dates/dates.ts';
 import { coversDate, weekdayOf } from './plan-rules.ts';
 import type { SupplementDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';

@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../calendar/dates.ts';
+import { toRfc3339 } from '../dates/dates.ts';
 import type { ReservationRow } from './reservation.row.ts';
 import type { OperatorReservation, Reservation } from './reservation.schemas.ts';
 

@@ -3,15 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { JwksSchema } from './signing.schemas.ts';
-import type { SigningKeyStore } from './signing.service.ts';
+import type { SigningKeyStore } from './signing-key-store.ts';
 
 /** Verifiers cache the set; after a rotation they refetch on an unknown kid (as JOSE libraries do). */
 const CACHE_CONTROL = 'public, max-age=300';
 
 /** `GET /.well-known/jwks.json`: the public keys that verify check-in session signatures. */
-export const signingRoutes: FastifyPluginAsyncTypebox<{ signer: SigningKeyStore }> = async (
+export const signingRoutes: FastifyPluginAsyncTypebox<{ ctx: { signer: SigningKeyStore } }> = async (
   app,
-  { signer },
+  { ctx: { signer } },
 ) => {
   app.get(
     '/.well-known/jwks.json',

@@ -5,7 +5,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { testFileDatabase } from '../../test/helpers/test-database.ts';
 import type { Clock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
-import { keyringOf, SigningKeyStore } from './signing.service.ts';
+import { keyringOf, SigningKeyStore } from './signing-key-store.ts';
 
 const clock: Clock = { now: () => new Date() };
 const KEYRING = 'test-keyring';

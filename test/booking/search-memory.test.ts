@@ -14,7 +14,7 @@ import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { NightStore } from '../../src/hotel-calendar/night-store.ts';
 import { assertAgrees, assertNotOversold } from '../helpers/search-agreement.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import {
   addDays,
   book,

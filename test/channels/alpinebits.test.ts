@@ -11,7 +11,7 @@ import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import {
   ALPINEBITS,
   ackRequest,

@@ -13,7 +13,7 @@ import { hashSecret } from '../../src/infra/crypto/tokens.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { addDays, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { FeedServer } from './feed-server.ts';
 
 describe('iCal feeds: secrets and limits', () => {

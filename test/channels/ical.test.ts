@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { FeedServer } from './feed-server.ts';
 
 describe('iCal feeds', () => {

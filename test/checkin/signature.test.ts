@@ -6,7 +6,7 @@ import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { keyringOf, SigningKeyStore } from '../../src/signing/signing.service.ts';
+import { keyringOf, SigningKeyStore } from '../../src/signing/signing-key-store.ts';
 import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertProblem, BOOKING, bearer, book, GUEST, stay } from '../booking/helpers.ts';
 import { openApiResponseChecker } from '../helpers/openapi-responses.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 // The suite's answers are checked against the OpenAPI document; this proves the check can fail.
 describe('the OpenAPI response check of the test suite', () => {

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { bookStay } from '../booking/reservation-helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { burnTransactionIds, nextPowerOfTen, nextTransactionId } from '../helpers/transaction-ids.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
-import { bookStay } from '../operator/reservation-helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 /** Past this many ids to burn, the bookings test would take more than about ten seconds. */
 const BURN_BUDGET = 1_200_000n;

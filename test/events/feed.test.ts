@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { EventType } from '../../src/events/event-types.ts';
 import { feedRepository } from '../../src/events/feed.repository.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('event feed', () => {
   let app: OperatorApp;

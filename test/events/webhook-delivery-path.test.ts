@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { recordEvent } from '../../src/events/record-event.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { eventually } from '../postgres/support.ts';
 
 describe('webhook delivery path', () => {

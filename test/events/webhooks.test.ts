@@ -13,7 +13,7 @@ import { recordEvent } from '../../src/events/record-event.ts';
 import { VERIFY_SNIPPET } from '../../src/events/webhooks.docs.ts';
 import { bookStay, completeCheckin, openedSession } from '../checkin/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { eventually } from '../postgres/support.ts';
 import { type Receiver, startReceiver, verifySignature } from './receiver.ts';
 

@@ -19,7 +19,7 @@ import {
   stepOk,
 } from '../checkin/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 const BIDI = [
   'Ana\u202Egnp.exe\u202C',

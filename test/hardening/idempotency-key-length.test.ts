@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertInvalid } from '../booking/helpers.ts';
 import { bookStay, CHECKIN, GUEST_DETAILS, openedSession } from '../checkin/helpers.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 const quoted = (length: number) => `"${'k'.repeat(length - 2)}"`;
 

@@ -42,6 +42,16 @@ describe('GET /metrics without METRICS_TOKEN: loopback only', () => {
     // A reverse proxy on the same host connects from loopback on behalf of anyone.
     assertProblem(await scrape(t, '127.0.0.1', { 'x-forwarded-for': '203.0.113.5' }), 404, 'not_found');
     assertProblem(await scrape(t, '127.0.0.1', { forwarded: 'for=203.0.113.5' }), 404, 'not_found');
+    // Any one proxy header is enough, whatever the proxy chose to send (issue 32.10).
+    for (const headers of <Record<string, string>[]>[
+      { 'x-real-ip': '203.0.113.5' },
+      { via: '1.1 proxy' },
+      { 'x-forwarded-host': 'innkeep.example' },
+      { 'x-forwarded-proto': 'https' },
+      { 'X-Forwarded-Port': '443' },
+    ]) {
+      assertProblem(await scrape(t, '127.0.0.1', headers), 404, 'not_found');
+    }
     // Trusting proxies does not let a remote client claim to be local.
     assertProblem(await scrape(proxied, '203.0.113.5', { 'x-forwarded-for': '127.0.0.1' }), 404, 'not_found');
     assert.equal((await scrape(proxied, '127.0.0.1')).statusCode, 200);

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertProblem } from '../booking/helpers.ts';
 import { limitItem } from '../helpers/rate-limit-headers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 const SEARCH = '/api/v1/booking/availability/search';
 const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;

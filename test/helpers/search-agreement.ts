@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { evaluate } from '../../src/booking/commands/stay-evaluation.ts';
 import { withDefaults } from '../../src/booking/commands/stay-request.ts';
-import { hotelToday } from '../../src/calendar/dates.ts';
+import { hotelToday } from '../../src/dates/dates.ts';
 import type { Json, StayBody } from '../booking/helpers.ts';
 import { BOOKING } from '../booking/helpers.ts';
 import type { TestApp } from './test-app.ts';

@@ -11,7 +11,7 @@ import { post } from '../booking/helpers.ts';
 import { bookStay, completeCheckin, GUEST_DETAILS } from '../checkin/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { eventually } from '../postgres/support.ts';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import {
   DESKTOP,

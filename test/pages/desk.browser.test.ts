@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addDays } from '../../src/calendar/dates.ts';
+import { addDays } from '../../src/dates/dates.ts';
 import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
 import {
   DESKTOP,

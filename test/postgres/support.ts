@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator/keys.service.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { createEndpoint } from '../../src/events/commands/create-endpoint.ts';
+import { deleteEndpoint } from '../../src/events/commands/delete-endpoint.ts';
 import { deliveryRepository } from '../../src/events/delivery.repository.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { createEndpoint, deleteEndpoint } from '../../src/events/webhook-endpoints.service.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';

@@ -7,14 +7,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
+import { createEndpoint } from '../../src/events/commands/create-endpoint.ts';
+import { deleteEndpoint } from '../../src/events/commands/delete-endpoint.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
-import { createEndpoint, deleteEndpoint } from '../../src/events/webhook-endpoints.service.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import type { Database, Executor } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { startReceiver, verifySignature } from '../events/receiver.ts';
 import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import {
   DATABASE_URL,
   eventually,

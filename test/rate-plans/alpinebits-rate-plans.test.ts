@@ -5,7 +5,7 @@ import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-n
 import { addDays, type Json, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator/helpers.ts';
+import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { planHotel } from './plan-hotel.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../../calendar/dates.ts';
+import { toRfc3339 } from '../../dates/dates.ts';
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import type { QuoteRequest, QuoteResponse } from '../availability.schemas.ts';

@@ -1,5 +1,5 @@
-import { hotelToday } from '../../calendar/dates.ts';
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
@@ -145,7 +145,7 @@ export async function createReservation(
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
     await recordReservationEvent(tx, 'reservation.created', row);
-    await tellGuest(tx, ctx, { kind: 'created', row });
+    await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

@@ -1,4 +1,4 @@
-import { hotelToday } from '../../calendar/dates.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { finishWrite, type Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { tellGuest } from '../../messages/outbox.ts';

@@ -1,4 +1,4 @@
-import { hotelToday } from '../../calendar/dates.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
 import { finishWrite } from '../../infra/db/database.ts';
@@ -179,7 +179,12 @@ export async function modifyReservation(
     if (!changed) return finishWrite(tx, row, options);
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.modified', updated);
-    await tellGuest(tx, ctx, { kind: 'modified', before: row, row: updated });
+    await tellGuest(tx, ctx, {
+      kind: 'modified',
+      before: row,
+      row: updated,
+      byGuest: authority.kind === 'guest',
+    });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);
   });

@@ -1,5 +1,5 @@
-import { nightsBetween } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
+import { nightsBetween } from '../../dates/dates.ts';
 import type { StoredStay } from '../../reservations/reservation.row.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 

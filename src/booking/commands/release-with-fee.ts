@@ -1,4 +1,4 @@
-import { toRfc3339 } from '../../calendar/dates.ts';
+import { toRfc3339 } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import type { Transaction } from '../../infra/db/database.ts';
 import type { PaymentStatus, ReservationRow } from '../../reservations/reservation.row.ts';

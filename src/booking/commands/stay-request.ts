@@ -1,4 +1,4 @@
-import { hotelToday, nightsBetween } from '../../calendar/dates.ts';
+import { hotelToday, nightsBetween } from '../../dates/dates.ts';
 import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
 import type { SearchRequest } from '../availability.schemas.ts';
 import { validateStay } from '../rules/stay-validation.ts';

@@ -1,5 +1,5 @@
-import { addDays, toRfc3339, zonedInstant } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
+import { addDays, toRfc3339, zonedInstant } from '../../dates/dates.ts';
 import type { Money } from '../../payments/money.ts';
 
 /** A stay's cancellation terms (API.md 6), priced with the stay. */

@@ -1,5 +1,5 @@
-import { eachNight } from '../../calendar/dates.ts';
 import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
+import { eachNight } from '../../dates/dates.ts';
 import {
   type HotelNights,
   hotelNights,

@@ -1,5 +1,5 @@
-import { nightsBetween } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { nightsBetween } from '../../dates/dates.ts';
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import {
   type AppError,

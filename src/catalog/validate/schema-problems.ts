@@ -1,7 +1,7 @@
 import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import { isCalendarDate } from '../../calendar/dates.ts';
+import { isCalendarDate } from '../../dates/dates.ts';
 import { registerSchemaFormats } from '../../infra/http/common-schemas.ts';
 import { faultEntries, faultMessage, typeboxFaults } from '../../infra/http/schema-errors.ts';
 import { CatalogFile, PERIOD_DATE_FORMAT } from '../catalog.schema.ts';

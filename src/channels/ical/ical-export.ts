@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ical from 'ical-generator';
-import { addDays, hotelToday } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { addDays, hotelToday } from '../../dates/dates.ts';
 import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import type { Executor } from '../../infra/db/database.ts';

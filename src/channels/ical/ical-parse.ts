@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ical, { type DateWithTimeZone, type VEvent } from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
-import { addDays } from '../../calendar/dates.ts';
+import { addDays } from '../../dates/dates.ts';
 import type { HeldStay } from '../../hotel-calendar/external-holds.ts';
 import { isOwnUid } from './ical-export.ts';
 

@@ -1,4 +1,4 @@
-import { addDays, zonedInstant } from '../../calendar/dates.ts';
+import { addDays, zonedInstant } from '../../dates/dates.ts';
 import type { Database } from '../../infra/db/database.ts';
 import { checkinRepository as repo } from '../checkin.repository.ts';
 

@@ -1,5 +1,5 @@
-import { toRfc3339, zonedInstant } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { toRfc3339, zonedInstant } from '../../dates/dates.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { SessionRow, StepRow } from '../checkin.repository.ts';

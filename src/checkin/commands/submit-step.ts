@@ -1,4 +1,4 @@
-import { hotelToday } from '../../calendar/dates.ts';
+import { hotelToday } from '../../dates/dates.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';

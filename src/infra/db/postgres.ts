@@ -55,6 +55,17 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   });
   // An idle client losing its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});
+  // A connection the server ends as it opens (pg_terminate_backend by a failover, a pooler restart
+  // or an operator: FATAL 57P01 in the same packet as the end of the handshake) emits 'error'
+  // before `connect()` below returns it, when no listener of a checkout is attached yet and the
+  // pool's own was just removed: unhandled, that event ends the process. Every client carries this
+  // listener from its first moment; `connect()` then hands no such client out.
+  const dead = new WeakMap<pg.PoolClient, Error>();
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      if (!dead.has(client)) dead.set(client, error);
+    });
+  });
   // How long a checkout holds its connection, recently: with the queue length it tells how long a
   // new request would wait for one (load shedding).
   const heldSince = new WeakMap<pg.PoolClient, number>();
@@ -73,11 +84,18 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   // when a database does not allow connections, 53300 too many clients, 57P03 starting up...) or
   // that cannot be opened in time is the database being unavailable, whatever the code says.
   const connect = async (): Promise<pg.PoolClient> => {
+    let client: pg.PoolClient;
     try {
-      return await pool.connect();
+      client = await pool.connect();
     } catch (error) {
       throw new DatabaseUnavailableError(error);
     }
+    const lost = dead.get(client);
+    if (lost) {
+      client.release(lost);
+      throw new DatabaseUnavailableError(lost);
+    }
+    return client;
   };
   /** One statement on a connection of its own (pg's `pool.query`, with refusals told apart). */
   const once = async (query: pg.QueryConfig): Promise<pg.QueryResult> => {

@@ -1,5 +1,5 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
-import { isCalendarDate } from '../../calendar/dates.ts';
+import { isCalendarDate } from '../../dates/dates.ts';
 
 /** Schemas every API shares: one definition each, so the OpenAPI document shows one of each. */
 

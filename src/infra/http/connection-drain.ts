@@ -8,14 +8,24 @@ export interface ConnectionDrainOptions {
   pollMs?: number;
   /** A connection whose client does not close its side after ours is destroyed after this long. */
   closeTimeoutMs?: number;
+  /** The listening socket closes once no connection was accepted for this long... */
+  acceptQuietMs?: number;
+  /** ...or once shutdown has been accepting for this long, whichever comes first. */
+  acceptAtMostMs?: number;
 }
 
 export interface ConnectionDrain {
   /**
    * Call before closing the server: from then on idle keep-alive connections are not reset at once
-   * but closed once idle for `lingerMs`; busy ones close after their response (`Connection: close`).
+   * but closed once idle for `lingerMs`; busy ones close after their response (`Connection: close`);
+   * and `server.close()` stops listening only once the connections the kernel queued are accepted.
    */
   begin(): void;
+  /**
+   * Stops listening once the connections the kernel queued are accepted (see `closeOnceAccepted`);
+   * resolves then. The app's own `server.close()` afterwards only waits for connections to end.
+   */
+  stopAccepting(): Promise<void>;
 }
 
 interface Tracked {
@@ -41,8 +51,12 @@ export function trackConnections(server: Server, options: ConnectionDrainOptions
   const lingerMs = options.lingerMs ?? 1000;
   const pollMs = options.pollMs ?? 100;
   const closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+  const acceptQuietMs = options.acceptQuietMs ?? 100;
+  const acceptAtMostMs = options.acceptAtMostMs ?? 3000;
   const connections = new Map<Socket, Tracked>();
+  let lastAccepted = 0;
   server.on('connection', (socket: Socket) => {
+    lastAccepted = Date.now();
     connections.set(socket, { active: 0, lastActive: Date.now(), bytesRead: 0 });
     socket.once('close', () => connections.delete(socket));
   });
@@ -72,12 +86,62 @@ export function trackConnections(server: Server, options: ConnectionDrainOptions
     }
   };
 
+  /**
+   * Runs `close` once no connection is waiting to be accepted. Closing a listening socket makes the
+   * kernel reset every connection it completed but the service has not accepted yet (19 to 40
+   * `ECONNRESET` per shutdown under load, clients that never reached the service). So the listener
+   * stays open, every connection it has queued is accepted and answered, and it closes once none
+   * was accepted for `acceptQuietMs`, or after `acceptAtMostMs` (clients that never stop opening
+   * connections). The check runs in the event loop's check phase, just after its poll phase
+   * accepted whatever the kernel held: a loop busy for longer than the quiet period accepts first.
+   * Keep-alive connections stay open meanwhile (no `Connection: close` yet), so their clients do
+   * not open new ones; those that do once the app answers `503` are refused, not reset.
+   */
+  const closeOnceAccepted = (close: () => void) => {
+    const started = Date.now();
+    const check = () => {
+      setImmediate(() => {
+        const now = Date.now();
+        if (now - lastAccepted >= acceptQuietMs || now - started >= acceptAtMostMs) close();
+        else setTimeout(check, pollMs).unref();
+      });
+    };
+    check();
+  };
+
+  const listenerClose = server.close.bind(server);
+  let stopped: Promise<void> | undefined;
+  let closed = false;
+  server.once('close', () => {
+    closed = true;
+  });
+  const stopAccepting = () => {
+    stopped ??= new Promise<void>((resolve) =>
+      closeOnceAccepted(() => {
+        listenerClose();
+        resolve();
+      }),
+    );
+    return stopped;
+  };
+
   return {
+    stopAccepting,
     begin() {
       // Replaces the instance's method, which server.close() calls (Node ≥ 19): idle connections
       // are closed by closeQuiet instead, once quiet. The server's close callback still waits
       // for every connection to end.
       server.closeIdleConnections = () => {};
+      // Replaces the instance's close, which the app calls as it closes: the listener closes as
+      // `stopAccepting` says, and the callback comes once every connection has ended ('close').
+      server.close = ((callback?: (error?: Error) => void) => {
+        void stopAccepting();
+        if (callback) {
+          if (closed) process.nextTick(callback);
+          else server.once('close', () => callback());
+        }
+        return server;
+      }) as Server['close'];
       const timer = setInterval(() => {
         closeQuiet();
         if (!server.listening && connections.size === 0) clearInterval(timer);

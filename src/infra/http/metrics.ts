@@ -49,10 +49,22 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 /**
+ * Whether a proxy says it passed the request on: any header a proxy adds (`Forwarded`, any
+ * `X-Forwarded-*`, `X-Real-IP`, `Via`). One alone is enough: nginx may send only `X-Real-IP`, a
+ * cache only `Via`.
+ */
+function cameThroughProxy(request: FastifyRequest): boolean {
+  return Object.keys(request.headers).some(
+    (name) =>
+      name === 'forwarded' || name === 'x-real-ip' || name === 'via' || name.startsWith('x-forwarded-'),
+  );
+}
+
+/**
  * Who may read `/metrics` (API.md 5): with a token, whoever sends it (`401` otherwise, whatever the
  * address); without one, only a client on this host that talks to the service directly: the
- * connection's peer is loopback and no proxy forwarded the request (a reverse proxy on the same
- * host would otherwise make every client look local). Anyone else gets the unknown-route `404`.
+ * connection's peer is loopback and no proxy header came with the request (a reverse proxy on the
+ * same host would otherwise make every client look local). Anyone else gets the unknown-route `404`.
  */
 function metricsAccess(request: FastifyRequest, token: string | null): 'allowed' | 'unauthorized' | 'hidden' {
   if (token !== null) {
@@ -61,9 +73,7 @@ function metricsAccess(request: FastifyRequest, token: string | null): 'allowed'
       ? 'allowed'
       : 'unauthorized';
   }
-  const forwarded =
-    request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-  return !forwarded && isLoopback(request.socket.remoteAddress) && isLoopback(request.ip)
+  return !cameThroughProxy(request) && isLoopback(request.socket.remoteAddress) && isLoopback(request.ip)
     ? 'allowed'
     : 'hidden';
 }

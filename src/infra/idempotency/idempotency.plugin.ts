@@ -133,7 +133,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
         claimed = await keys.claim(db, scope, requestHash, LOCK_SECONDS, TTL_SECONDS, token);
       } catch (error) {
         // The claim may have committed though its answer was lost: give it back when possible.
-        void releases.release(scope, token);
+        releases.release(scope, token);
         throw error;
       }
       if (claimed) {
@@ -189,9 +189,10 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     if (claim.storedWithChange) return payload;
     const { scope, token } = claim;
     // Every failed ending (a 5xx, a thrown error, the database away) gives the key back, now or
-    // as soon as the database lets this process (pending-releases.ts).
+    // as soon as the database lets this process (pending-releases.ts), without holding the answer:
+    // with the database silent, waiting would add the pool's connection timeout to every 503.
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await releases.release(scope, token);
+      releases.release(scope, token);
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -208,7 +209,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       if (!kept) request.log.warn('idempotency key was taken over before this response was stored');
     } catch (err) {
       request.log.warn({ err }, 'could not store the idempotent response');
-      await releases.release(scope, token);
+      releases.release(scope, token);
     }
     return payload;
   });

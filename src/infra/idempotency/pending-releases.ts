@@ -47,27 +47,45 @@ export function pendingReleases(db: Database, log: FastifyBaseLogger, lockSecond
     timer.unref();
   };
 
+  /** Releases under way: a retry of the same key on this process waits for its own (`settle`). */
+  const underWay = new Map<string, Promise<void>>();
+
+  const attempt = async (id: string, scope: Buffer, token: ClaimToken) => {
+    try {
+      await keys.release(db, scope, token);
+    } catch (err) {
+      log.warn({ err }, 'could not release idempotency key; retrying');
+      pending.set(id, { scope, token, until: Date.now() + lockSeconds * 1000 });
+      delay = FIRST_RETRY_MS;
+      schedule();
+    }
+  };
+
   return {
-    /** Gives the claim back now, or as soon as the database lets it. */
-    async release(scope: Buffer, token: ClaimToken): Promise<void> {
-      try {
-        await keys.release(db, scope, token);
-      } catch (err) {
-        log.warn({ err }, 'could not release idempotency key; retrying');
-        pending.set(scope.toString('hex'), { scope, token, until: Date.now() + lockSeconds * 1000 });
-        delay = FIRST_RETRY_MS;
-        schedule();
-      }
+    /**
+     * Gives the claim back, now or as soon as the database lets it, without keeping the caller
+     * waiting: the answer that ends a request is not held up by the release (during an outage
+     * that is the pool's whole connection timeout).
+     */
+    release(scope: Buffer, token: ClaimToken): void {
+      const id = scope.toString('hex');
+      const running = attempt(id, scope, token).finally(() => {
+        if (underWay.get(id) === running) underWay.delete(id);
+      });
+      underWay.set(id, running);
     },
     /** Before claiming `scope`: gives back this process's pending claim of it, if it can now. */
     async settle(scope: Buffer): Promise<void> {
       const id = scope.toString('hex');
+      await underWay.get(id);
       if (pending.has(id)) await tryRelease(id);
     },
-    close() {
+    /** No more retries; resolves once the releases under way have ended (before the pool closes). */
+    async close(): Promise<void> {
       closed = true;
       clearTimeout(timer);
       timer = undefined;
+      await Promise.all(underWay.values());
     },
   };
 }

@@ -163,10 +163,11 @@ export async function resolveOutboundTarget(raw: string, options: OutboundOption
       throw new OutboundAddressError(`names a host that does not resolve (${host})`);
   }
   if (!allowPrivate) {
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) {
+    // The address is not named: the error reaches the user (answers, stored delivery and import
+    // errors), and a name's internal addresses are the network's to keep. A literal is their own.
+    if (addresses.some((a) => !isPublicAddress(a.address))) {
       throw new OutboundAddressError(
-        `resolves to ${refused.address}, a loopback, private, link-local or otherwise reserved address`,
+        `${isIP(host) ? 'names' : 'resolves to'} a loopback, private, link-local or otherwise reserved address`,
       );
     }
   }

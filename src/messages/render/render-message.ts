@@ -1,6 +1,6 @@
-import { zonedInstant } from '../../calendar/dates.ts';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { nameIn } from '../../catalog/localized-name.ts';
+import { zonedInstant } from '../../dates/dates.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Reservation } from '../../reservations/reservation.schemas.ts';
 import type { Language, MessageKind } from '../message-kinds.ts';

@@ -1,4 +1,4 @@
-import { hotelToday } from '../../../calendar/dates.ts';
+import { hotelToday } from '../../../dates/dates.ts';
 import { replaceHolds } from '../../../hotel-calendar/external-holds.ts';
 import { icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { type IcalContext, visible } from './ical-context.ts';

@@ -1,4 +1,4 @@
-import { addDays, hotelToday } from '../../../calendar/dates.ts';
+import { addDays, hotelToday } from '../../../dates/dates.ts';
 import { recordEvent } from '../../../events/record-event.ts';
 import { replaceHolds } from '../../../hotel-calendar/external-holds.ts';
 import { windowLimitExceeded } from '../../../infra/http/rate-limit-headers.ts';

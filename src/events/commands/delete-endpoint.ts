@@ -1,0 +1,9 @@
+import type { Database } from '../../infra/db/database.ts';
+import { webhookEndpointsRepository as repo } from '../webhook-endpoints.repository.ts';
+import { type Actor, visibleEndpoint } from './webhook-access.ts';
+
+/** Deletes the endpoint; deliveries not yet made are dropped with it (an attempt in flight finishes unrecorded). */
+export async function deleteEndpoint(db: Database, actor: Actor, id: string): Promise<void> {
+  const endpoint = await visibleEndpoint(db, actor, id);
+  await db.transaction((tx) => repo.delete(tx, endpoint.rowId));
+}

@@ -1,0 +1,37 @@
+import type { Database, Executor } from '../../infra/db/database.ts';
+import { auditRepository as audit } from '../audit.repository.ts';
+import { newKeyId, newOperatorKey, type OperatorKeyHasher } from '../key-secret.ts';
+import { type OperatorKey, keysRepository as repo } from '../keys.repository.ts';
+import { type Principal, SCOPES, type Scope } from '../scopes.ts';
+
+/** The command line and the first-start bootstrap act with every scope on every hotel. */
+export function rootPrincipal(id: 'cli' | 'bootstrap'): Principal {
+  return { id, scopes: [...SCOPES], hotelIds: null };
+}
+
+/** What the key commands use of the app. */
+export interface KeysDeps {
+  db: Database;
+  hash: OperatorKeyHasher;
+  /** Whether a hotel id names a hotel of the catalogue. */
+  knownHotel: (hotelId: string) => boolean;
+  now: () => Date;
+}
+
+/** Stores a new key and its audit entry in the caller's transaction; the rules are checked already. */
+export async function insertKey(
+  tx: Executor,
+  hash: OperatorKeyHasher,
+  actor: Principal,
+  grant: { name: string; scopes: Scope[]; hotelIds: string[] | null },
+): Promise<{ key: OperatorKey; secret: string }> {
+  const secret = newOperatorKey();
+  const key = await repo.insert(tx, { id: newKeyId(), ...grant, createdBy: actor.id, hash: hash(secret) });
+  await audit.append(tx, {
+    actor: actor.id,
+    action: 'key.created',
+    hotelIds: grant.hotelIds,
+    details: { keyId: key.id, name: key.name, scopes: grant.scopes },
+  });
+  return { key, secret };
+}
