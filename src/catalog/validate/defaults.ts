@@ -2,6 +2,9 @@ import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } fr
 import { loadName } from '../localized-name.ts';
 import type { Photo, PhotoDef } from '../selling.schema.ts';
 
+/** The longest unpaid stay when the hotel sets none (API.md 6). */
+export const DEFAULT_MAX_UNPAID_NIGHTS = 30;
+
 /** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
 export function withDefaults(hotel: HotelDef): Hotel {
   return {
@@ -12,6 +15,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     checkInTime: hotel.checkInTime ?? '15:00',
     checkOutTime: hotel.checkOutTime ?? '11:00',
     maxDaysBeforeArrival: hotel.maxDaysBeforeArrival ?? null,
+    maxUnpaidNights: hotel.maxUnpaidNights ?? DEFAULT_MAX_UNPAID_NIGHTS,
     ...(hotel.email !== undefined ? { email: hotel.email } : {}),
     ...(hotel.checkinInviteDays !== undefined ? { checkinInviteDays: hotel.checkinInviteDays } : {}),
     ...(hotel.description !== undefined ? { description: loadName(hotel.description) } : {}),
