@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_CATALOG } from '../../src/runtime.ts';
 import {
@@ -62,6 +63,13 @@ describe('the booking page sells the rooms', { skip: skipWithoutChromium }, () =
   ] as const) {
     it(`shows photos, rooms and nightly prices on a ${name}, nothing broken, nothing from outside`, async () => {
       const { page, foreignRequests, errors } = await openPage(browser, baseUrl, device);
+      // The page's own code and styles (scripts, style sheets, its texts), as compressed on the wire.
+      const code: Array<Promise<number>> = [];
+      page.on('response', (response) => {
+        const type = response.request().resourceType();
+        if (['document', 'script', 'stylesheet'].includes(type) || response.url().includes('/i18n/'))
+          code.push(response.body().then((body) => gzipSync(body).length));
+      });
       await page.goto(`${baseUrl}/book/harbour-view`);
       await page.getByRole('heading', { name: 'Harbour View' }).waitFor();
       await page.getByRole('heading', { name: 'The rooms' }).waitFor();
@@ -77,6 +85,8 @@ describe('the booking page sells the rooms', { skip: skipWithoutChromium }, () =
       await page.getByRole('link', { name: 'Open in a map' }).waitFor();
       assert.deepEqual(await seriousA11yViolations(page), []);
       await screenshot(page, `book-selling-${name}`);
+      const bytes = (await Promise.all(code)).reduce((a, b) => a + b, 0);
+      assert.ok(bytes > 0 && bytes < 100 * 1024, `${bytes} bytes of code and styles, compressed`);
       assert.deepEqual(foreignRequests, []);
       assert.deepEqual(errors, []);
       await page.context().close();

@@ -26,7 +26,9 @@ export function findPhotoFile(hotels: Hotel[], hash: string): PhotoFile | undefi
 }
 
 async function make(file: PhotoFile, width: number, format: PhotoFormat): Promise<Buffer | null> {
-  const original = await readFile(file.path);
+  // Gone since the catalogue was loaded (or loaded by a process with another folder): nothing to serve.
+  const original = await readFile(file.path).catch(() => null);
+  if (!original) return null;
   // The file changed since the catalogue was loaded: its old hash names nothing any more.
   if (photoHash(original) !== file.hash) return null;
   const resized = sharp(original)
