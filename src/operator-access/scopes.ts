@@ -7,6 +7,8 @@ export const SCOPES = [
   'inventory:write',
   'webhooks:write',
   'keys:write',
+  'folios:read',
+  'folios:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
