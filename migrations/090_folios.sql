@@ -123,7 +123,10 @@ CREATE TABLE verifactu_records (
   hash           text NOT NULL,
   previous_hash  text NOT NULL,
   generated_at   timestamptz NOT NULL,
+  -- The read's order and cursor: given while the chain head is locked, so it follows `position`.
+  seq            bigint GENERATED ALWAYS AS IDENTITY,
   PRIMARY KEY (hotel_id, issuer_tax_id, position),
   UNIQUE (hotel_id, invoice_id),
   FOREIGN KEY (hotel_id, invoice_id) REFERENCES invoices (hotel_id, id)
 );
+CREATE INDEX verifactu_records_read ON verifactu_records (hotel_id, seq);

@@ -57,7 +57,7 @@ const LAYERS: string[][] = [
   ['payments', 'signing', 'catalog', 'events', 'reservations'],
   ['context.ts', 'hotel-calendar', 'settlement'],
   ['messages'],
-  ['checkin', 'channels'],
+  ['checkin', 'channels', 'folios'],
   ['booking'],
   ['pages'],
   ['app.ts'],
