@@ -130,3 +130,11 @@ CREATE TABLE verifactu_records (
   FOREIGN KEY (hotel_id, invoice_id) REFERENCES invoices (hotel_id, id)
 );
 CREATE INDEX verifactu_records_read ON verifactu_records (hotel_id, seq);
+
+-- Keys may hold the folio scopes (API.md 12's list: the same constraint as migration 080 of the staff
+-- accounts writes, so whichever runs last leaves it the same).
+ALTER TABLE operator_keys DROP CONSTRAINT operator_keys_scopes_check;
+ALTER TABLE operator_keys ADD CONSTRAINT operator_keys_scopes_check CHECK (
+  cardinality(scopes) > 0 AND scopes <@ ARRAY['reservations:read', 'reservations:write',
+    'guests:identity', 'inventory:read', 'inventory:write', 'webhooks:write', 'keys:write',
+    'staff:write', 'audit:read', 'folios:read', 'folios:write']);

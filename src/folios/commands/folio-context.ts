@@ -85,7 +85,7 @@ export async function folioOf(ex: Executor, row: ReservationRow, hotel: Hotel): 
     hotelVatRate(hotel.taxes),
     (key) => lineId(row, key),
   );
-  const lines = folioLines(stored, derived);
+  const lines = folioLines(stored, derived, (key) => lineId(row, key));
   const payments: FolioPayment[] = [
     ...card.map(
       (p): FolioPayment => ({

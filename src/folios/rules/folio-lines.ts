@@ -109,17 +109,43 @@ export function reservationLines(
 }
 
 /**
- * The folio: the stored lines (desk charges, and reservation lines an invoice froze) and the
- * reservation's lines whose key no stored line holds, in date order (stored first on a tie).
+ * The folio: the stored lines (desk charges, and reservation lines invoices froze) and what the
+ * reservation holds beyond them. A reservation line whose key invoices froze shows only the
+ * quantity they did not take (a stay made longer adds nights of breakfast), at its price now, as a
+ * part keyed `key/n`; a quantity they took is never taken back here (a credit note does that).
+ * In date order, stored first on a tie.
  */
 export function folioLines(
   stored: readonly FolioLine[],
   derived: readonly Omit<FolioLine, 'invoiceId' | 'voided'>[],
+  idOf: (sourceKey: string) => string = (key) => key,
 ): FolioLine[] {
-  const frozen = new Set(stored.flatMap((l) => (l.sourceKey ? [l.sourceKey] : [])));
-  const open = derived
-    .filter((l) => !frozen.has(l.sourceKey ?? ''))
-    .map((l): FolioLine => ({ ...l, invoiceId: null, voided: false }));
+  const taken = new Map<string, { quantity: number; parts: number }>();
+  for (const line of stored) {
+    if (!line.sourceKey) continue;
+    const base = line.sourceKey.split('/')[0] as string;
+    const known = taken.get(base) ?? { quantity: 0, parts: 0 };
+    taken.set(base, { quantity: known.quantity + line.quantity, parts: known.parts + 1 });
+  }
+  const open = derived.flatMap((l): FolioLine[] => {
+    const base = l.sourceKey ?? '';
+    const frozen = taken.get(base);
+    if (!frozen) return [{ ...l, invoiceId: null, voided: false }];
+    const quantity = l.quantity - frozen.quantity;
+    if (quantity <= 0) return [];
+    const sourceKey = `${base}/${frozen.parts}`;
+    return [
+      {
+        ...l,
+        id: idOf(sourceKey),
+        sourceKey,
+        quantity,
+        amount: l.unitAmount * quantity,
+        invoiceId: null,
+        voided: false,
+      },
+    ];
+  });
   const all = [...stored, ...open];
   return all
     .map((line, index) => ({ line, index }))
