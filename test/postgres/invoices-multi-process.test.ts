@@ -1,0 +1,124 @@
+/**
+ * Invoices issued at once by two service processes on one PostgreSQL database (API.md 13): 50
+ * invoices take 50 consecutive numbers, each once, and one VERI*FACTU chain without a fork or a gap,
+ * recomputed here with the agency's rule.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type pg from 'pg';
+import type { Executor } from '../../src/infra/db/database.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { chainProblems, invoicingHotel } from '../folios/helpers.ts';
+import { bookOverHttp } from '../helpers/service-process.ts';
+import {
+  DATABASE_URL,
+  http,
+  inParallel,
+  needsPostgres,
+  newEncryptionKey,
+  type ServiceProcess,
+  sqlClient,
+  startService,
+  writeCatalog,
+} from './support.ts';
+
+const OPERATOR = '/api/v1/operator';
+const INVOICES = 50;
+
+describe('invoices from several processes on one PostgreSQL database', () => {
+  const hotel = invoicingHotel();
+  // Room enough for every guest on one night.
+  hotel.roomTypes = hotel.roomTypes.map((rt) => (rt.id === 'double' ? { ...rt, count: INVOICES } : rt));
+  const services: ServiceProcess[] = [];
+  let sql: pg.Client;
+  let key = '';
+
+  before(async () => {
+    if (needsPostgres) return;
+    const encryptionKey = newEncryptionKey();
+    const env = {
+      DATABASE_URL: DATABASE_URL as string,
+      DATA_ENCRYPTION_KEY: encryptionKey,
+      CATALOG_FILE: await writeCatalog([hotel]),
+      DB_POOL_SIZE: '10',
+    };
+    services.push(...(await Promise.all([startService(env), startService(env)])));
+    sql = await sqlClient();
+    ({ secret: key } = await insertKey(
+      sql as unknown as Executor,
+      operatorKeyHasher(Buffer.from(encryptionKey, 'base64')),
+      rootPrincipal('cli'),
+      { name: 'accountant', scopes: ['folios:read', 'folios:write'], hotelIds: null },
+    ));
+  });
+  after(async () => {
+    if (needsPostgres) return;
+    await sql?.end();
+    const exits = await Promise.all(services.map((s) => s.stop()));
+    for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
+  });
+
+  test('50 invoices at once: 50 consecutive numbers and one unbroken chain', {
+    skip: needsPostgres,
+  }, async () => {
+    const codes = await inParallel(
+      Array.from({ length: INVOICES }, (_, i) => i),
+      5,
+      async (i) =>
+        (
+          await bookOverHttp(services[i % 2] as ServiceProcess, {
+            hotelId: hotel.id,
+            email: `guest${i}@example.com`,
+            fromToday: 20,
+            nights: 1,
+          })
+        ).id,
+    );
+    const auth = { authorization: `Bearer ${key}` };
+    // All at once, alternating between the processes.
+    const issued = await Promise.all(
+      codes.map((code, i) =>
+        http(
+          (services[i % 2] as ServiceProcess).baseUrl,
+          'POST',
+          `${OPERATOR}/reservations/${code}/invoices`,
+          {},
+          auth,
+        ),
+      ),
+    );
+    for (const r of issued) assert.equal(r.status, 201, JSON.stringify(r.body));
+    const year = issued[0]?.body.number.slice(1, 5);
+    const numbers = issued.map((r) => r.body.number as string).sort();
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: INVOICES }, (_, i) => `F${year}-${String(i + 1).padStart(6, '0')}`),
+    );
+
+    // biome-ignore lint/suspicious/noExplicitAny: records are checked field by field
+    const chain: any[] = [];
+    let after = '';
+    do {
+      const page: { status: number; body: any } = await http(
+        (services[chain.length % 2] as ServiceProcess).baseUrl,
+        'GET',
+        `${OPERATOR}/hotels/${hotel.id}/verifactu-records?limit=20${after ? `&after=${after}` : ''}`,
+        undefined,
+        auth,
+      );
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      chain.push(...page.body.data);
+      after = page.body.nextCursor ?? '';
+    } while (after);
+    assert.equal(chain.length, INVOICES);
+    assert.deepEqual(chainProblems(chain), []);
+    // The chain follows the numbers: issue order is one order.
+    assert.deepEqual(
+      chain.map((r) => r.number),
+      numbers,
+    );
+    const byId = new Map(issued.map((r) => [r.body.id, r.body]));
+    for (const record of chain) assert.equal(byId.get(record.invoiceId)?.verifactu.hash, record.hash);
+  });
+});
