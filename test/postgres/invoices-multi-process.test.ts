@@ -25,11 +25,15 @@ import {
 
 const OPERATOR = '/api/v1/operator';
 const INVOICES = 50;
+/** Then credit notes and invoices at once: both series chain to the one head. */
+const MIXED = 25;
 
 describe('invoices from several processes on one PostgreSQL database', () => {
   const hotel = invoicingHotel();
   // Room enough for every guest on one night.
-  hotel.roomTypes = hotel.roomTypes.map((rt) => (rt.id === 'double' ? { ...rt, count: INVOICES } : rt));
+  hotel.roomTypes = hotel.roomTypes.map((rt) =>
+    rt.id === 'double' ? { ...rt, count: INVOICES + MIXED } : rt,
+  );
   const services: ServiceProcess[] = [];
   let sql: pg.Client;
   let key = '';
@@ -59,11 +63,11 @@ describe('invoices from several processes on one PostgreSQL database', () => {
     for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
   });
 
-  test('50 invoices at once: 50 consecutive numbers and one unbroken chain', {
+  test('50 invoices at once: 50 consecutive numbers and one unbroken chain, credit notes too', {
     skip: needsPostgres,
   }, async () => {
     const codes = await inParallel(
-      Array.from({ length: INVOICES }, (_, i) => i),
+      Array.from({ length: INVOICES + MIXED }, (_, i) => i),
       5,
       async (i) =>
         (
@@ -78,15 +82,17 @@ describe('invoices from several processes on one PostgreSQL database', () => {
     const auth = { authorization: `Bearer ${key}` };
     // All at once, alternating between the processes.
     const issued = await Promise.all(
-      codes.map((code, i) =>
-        http(
-          (services[i % 2] as ServiceProcess).baseUrl,
-          'POST',
-          `${OPERATOR}/reservations/${code}/invoices`,
-          {},
-          auth,
+      codes
+        .slice(0, INVOICES)
+        .map((code, i) =>
+          http(
+            (services[i % 2] as ServiceProcess).baseUrl,
+            'POST',
+            `${OPERATOR}/reservations/${code}/invoices`,
+            {},
+            auth,
+          ),
         ),
-      ),
     );
     for (const r of issued) assert.equal(r.status, 201, JSON.stringify(r.body));
     const year = issued[0]?.body.number.slice(1, 5);
@@ -97,6 +103,39 @@ describe('invoices from several processes on one PostgreSQL database', () => {
     );
 
     // biome-ignore lint/suspicious/noExplicitAny: records are checked field by field
+    // Credit notes of the first invoices and invoices of the other reservations, all at once.
+    const mixed = await Promise.all([
+      ...issued
+        .slice(0, MIXED)
+        .map((r, i) =>
+          http(
+            (services[i % 2] as ServiceProcess).baseUrl,
+            'POST',
+            `${OPERATOR}/invoices/${r.body.id}/credit-note`,
+            { reason: 'test' },
+            auth,
+          ),
+        ),
+      ...codes
+        .slice(INVOICES)
+        .map((code, i) =>
+          http(
+            (services[(i + 1) % 2] as ServiceProcess).baseUrl,
+            'POST',
+            `${OPERATOR}/reservations/${code}/invoices`,
+            {},
+            auth,
+          ),
+        ),
+    ]);
+    for (const r of mixed) assert.equal(r.status, 201, JSON.stringify(r.body));
+    const sequence = (series: string, from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `${series}${year}-${String(from + i).padStart(6, '0')}`);
+    assert.deepEqual(mixed.map((r) => r.body.number as string).sort(), [
+      ...sequence('F', INVOICES + 1, MIXED),
+      ...sequence('R', 1, MIXED),
+    ]);
+
     const chain: any[] = [];
     let after = '';
     do {
@@ -111,14 +150,18 @@ describe('invoices from several processes on one PostgreSQL database', () => {
       chain.push(...page.body.data);
       after = page.body.nextCursor ?? '';
     } while (after);
-    assert.equal(chain.length, INVOICES);
+    assert.equal(chain.length, INVOICES + 2 * MIXED);
     assert.deepEqual(chainProblems(chain), []);
-    // The chain follows the numbers: issue order is one order.
+    // The chain follows the numbers of each series: issue order is one order.
     assert.deepEqual(
-      chain.map((r) => r.number),
+      chain.slice(0, INVOICES).map((r) => r.number),
       numbers,
     );
-    const byId = new Map(issued.map((r) => [r.body.id, r.body]));
+    for (const series of ['F', 'R']) {
+      const ofSeries = chain.map((r) => r.number as string).filter((n) => n.startsWith(series));
+      assert.deepEqual(ofSeries, [...ofSeries].sort());
+    }
+    const byId = new Map([...issued, ...mixed].map((r) => [r.body.id, r.body]));
     for (const record of chain) assert.equal(byId.get(record.invoiceId)?.verifactu.hash, record.hash);
   });
 });
