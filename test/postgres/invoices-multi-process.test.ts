@@ -13,6 +13,7 @@ import { chainProblems, invoicingHotel } from '../folios/helpers.ts';
 import { bookOverHttp } from '../helpers/service-process.ts';
 import {
   DATABASE_URL,
+  type HttpResult,
   http,
   inParallel,
   needsPostgres,
@@ -24,6 +25,8 @@ import {
 } from './support.ts';
 
 const OPERATOR = '/api/v1/operator';
+// biome-ignore lint/suspicious/noExplicitAny: records are checked field by field
+type Json = any;
 const INVOICES = 50;
 /** Then credit notes and invoices at once: both series chain to the one head. */
 const MIXED = 25;
@@ -102,7 +105,6 @@ describe('invoices from several processes on one PostgreSQL database', () => {
       Array.from({ length: INVOICES }, (_, i) => `F${year}-${String(i + 1).padStart(6, '0')}`),
     );
 
-    // biome-ignore lint/suspicious/noExplicitAny: records are checked field by field
     // Credit notes of the first invoices and invoices of the other reservations, all at once.
     const mixed = await Promise.all([
       ...issued
@@ -136,10 +138,10 @@ describe('invoices from several processes on one PostgreSQL database', () => {
       ...sequence('R', 1, MIXED),
     ]);
 
-    const chain: any[] = [];
+    const chain: Json[] = [];
     let after = '';
     do {
-      const page: { status: number; body: any } = await http(
+      const page: HttpResult = await http(
         (services[chain.length % 2] as ServiceProcess).baseUrl,
         'GET',
         `${OPERATOR}/hotels/${hotel.id}/verifactu-records?limit=20${after ? `&after=${after}` : ''}`,
