@@ -58,7 +58,7 @@ export const folioRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         summary: 'Read a reservation’s folio',
         ...operatorOperation(
           'folios:read',
-          'The reservation’s lines (its room, service and tax lines, or a cancellation’s fee; the desk’s charges), the money paid and given back (at the desk, and by card through the payment provider), and the balance. See docs/api.md §13.',
+          'The reservation’s lines (its room, service and tax lines, or a cancellation’s fee; the desk’s charges), the money paid and given back (at the desk, and by card through the payment provider), and the balance. See docs/api.md §12.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,

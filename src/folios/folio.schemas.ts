@@ -37,7 +37,7 @@ export const FolioPayment = Type.Object(
     method: Type.Union(
       ['cash', 'card_terminal', 'bank_transfer', 'card'].map((m) => Type.Literal(m)),
       {
-        description: '`card`: through the payment provider (API.md 4), shown by itself',
+        description: '`card`: through the payment provider (docs/api.md §4), shown by itself',
       },
     ),
     amount: MoneyRef,

@@ -84,7 +84,7 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Invoice a reservation’s folio',
         ...operatorOperation(
           'folios:write',
-          'An invoice of every folio line neither invoiced nor voided (`409 nothing_to_invoice` when none), to `recipient` or by default the guest, numbered without gaps per hotel, series and year, and (with `legal.verifactu`) chained. A hotel without `legal` is `409 invoicing_not_configured`. See docs/api.md §13.',
+          'An invoice of every folio line neither invoiced nor voided (`409 nothing_to_invoice` when none), to `recipient` or by default the guest, numbered without gaps per hotel, series and year, and (with `legal.verifactu`) chained. A hotel without `legal` is `409 invoicing_not_configured`. See docs/api.md §12.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,
@@ -213,7 +213,7 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         summary: 'Read a hotel’s VERI*FACTU chain',
         ...operatorOperation(
           'folios:read',
-          'The registration records in chain order with the values each hashed under the agency’s names, so anyone can recompute every `hash` and check each `previousHash` (docs/api.md §13). `after` = the previous page’s `nextCursor`; `limit` default 100, at most 1000.',
+          'The registration records in chain order with the values each hashed under the agency’s names, so anyone can recompute every `hash` and check each `previousHash` (docs/api.md §12). `after` = the previous page’s `nextCursor`; `limit` default 100, at most 1000.',
         ),
         headers: OperatorHeaders,
         params: HotelParams,

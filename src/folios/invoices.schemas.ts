@@ -70,7 +70,7 @@ export const Invoice = Type.Object(
     corrects: Type.Optional(Type.String({ description: 'the invoice a credit note annuls' })),
     verifactu: Type.Optional(
       Type.Object({
-        hash: Type.String({ description: 'uppercase hex SHA-256 of the record (docs/api.md §13)' }),
+        hash: Type.String({ description: 'uppercase hex SHA-256 of the record (docs/api.md §12)' }),
         previousHash: Type.String({
           description: 'the issuer’s previous record’s hash; empty for the first',
         }),
