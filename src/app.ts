@@ -45,6 +45,7 @@ import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import {
   CancellationPolicy,
@@ -52,7 +53,6 @@ import {
   PriceLine,
   Reservation,
 } from './reservations/reservation.schemas.ts';
-import { paymentsRoutes } from './settlement/payments.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {

@@ -34,10 +34,10 @@ import { runOperatorKeyCommand } from './operator-access/key-command-line.ts';
 import { operatorKeyHasher } from './operator-access/key-secret.ts';
 import { keysRepository } from './operator-access/keys.repository.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
+import { type PaymentWorker, startPaymentWorker } from './payments/payment-worker.ts';
 import { createStripeClient } from './payments/stripe-client.ts';
 import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
-import { type PaymentWorker, startPaymentWorker } from './settlement/payment-worker.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing-key-store.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
@@ -150,8 +150,8 @@ export async function createRuntime(
       stripe,
       schemaCompilers: overrides.schemaCompilers,
     });
-    catalog.startAutoRefresh(5_000, (err) => logger.warn({ err }, 'catalogue refresh failed'));
-    const stopHousekeeping = startHousekeeping(db, logger, 15 * 60_000, [
+    catalog.startAutoRefresh(5_000, logger);
+    const housekeeping = startHousekeeping(db, logger, 15 * 60_000, [
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
     ]);
@@ -168,7 +168,7 @@ export async function createRuntime(
         })
       : null;
     const paymentWorker = startPaymentWorker({ db, payments, config, logger });
-    signer.startAutoRefresh((err) => logger.warn({ err }, 'signing key refresh failed'));
+    signer.startAutoRefresh(logger);
     const shared = appContext as AppContext;
     const guestMessages = config.mailWorker
       ? await startGuestMessages(shared, logger, (code) =>
@@ -218,14 +218,14 @@ export async function createRuntime(
       paymentWorker,
       async close() {
         await control?.close();
-        catalog.stop();
+        await catalog.stop();
         await paymentWorker.stop();
         await icalPoller.stop();
-        stopHousekeeping();
+        await housekeeping.stop();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();
         await guestMessages?.stop();
-        signer.stop();
+        await signer.stop();
         await identityPurge.stop();
         await app.close();
         if (!overrides.db) await db.close();

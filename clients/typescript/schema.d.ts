@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * AlpineBits HotelData 2022-10
-         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`), `OTA_HotelRatePlanNotif:RatePlans` (scope `inventory:write`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`.
+         * @description The AlpineBits HotelData 2022-10 server (docs.alpinebits.org): `multipart/form-data` with the fields `action` and `request`, headers `X-AlpineBits-ClientProtocolVersion: 2022-10` and `X-AlpineBits-ClientID`, HTTP Basic authentication whose password is an operator key. Actions: `OTA_Ping:Handshaking` (any key), `OTA_HotelInvCountNotif:FreeRooms` (scope `inventory:write`), `OTA_Read:GuestRequests` (scope `reservations:read`), `OTA_NotifReport:GuestRequests` (scope `reservations:read`), `OTA_HotelRatePlanNotif:RatePlans` (scope `inventory:write`). `HotelCode` is the hotel id, `InvTypeCode` the room type id. Answers the action’s OTA document (`Errors` for a refusal the standard defines); an unknown action or version, or an unreadable request, is `400` with a text body starting `ERROR:`. Rules the form’s schema cannot say: `X-AlpineBits-ClientProtocolVersion: 2022-10` is required for every action but the handshake; the key needs the action’s scope (`403`); `request` must be a well-formed XML document without a DTD, of the action’s message; `HotelCode` must be one of the key’s hotels and `InvTypeCode` one of the hotel’s room types (else the standard’s `Errors`). Every refusal, `401`, `409`/`422` of the `Idempotency-Key` and the `503` of shedding load or shutting down included, is text starting `ERROR:`, never problem+json.
          */
         post: operations["alpineBits"];
         delete?: never;
@@ -1677,6 +1677,7 @@ export interface components {
                 latestArrival?: string;
                 maxDaysBeforeArrival?: number;
                 maxStay?: number;
+                maxUnpaidNights?: number;
                 message: string;
                 minStay?: number;
                 reason: "occupancy" | "restricted" | "sold_out";
@@ -1684,7 +1685,7 @@ export interface components {
                     id: string;
                     name: string;
                 };
-                rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window";
+                rule?: "stop_sell" | "closed_to_arrival" | "closed_to_departure" | "min_stay" | "max_stay" | "booking_window" | "unpaid_stay";
                 /**
                  * Format: date
                  * @description hotel-local date YYYY-MM-DD
@@ -2035,7 +2036,7 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the client’s id: GuestRequests are acknowledged per client id */
                 "x-alpinebits-clientid"?: string;
-                /** @description `2022-10` */
+                /** @description `2022-10`; required for every action but `OTA_Ping:Handshaking` */
                 "x-alpinebits-clientprotocolversion"?: string;
             };
             path?: never;
@@ -2044,12 +2045,13 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description e.g. `OTA_Ping:Handshaking` */
-                    action?: string;
-                    /** @description the OTA XML document of the action */
-                    request?: string;
-                } & {
-                    [key: string]: unknown;
+                    /**
+                     * @description the AlpineBits action, e.g. `OTA_Ping:Handshaking`
+                     * @enum {string}
+                     */
+                    action: "OTA_Ping:Handshaking" | "OTA_HotelInvCountNotif:FreeRooms" | "OTA_Read:GuestRequests" | "OTA_NotifReport:GuestRequests" | "OTA_HotelRatePlanNotif:RatePlans";
+                    /** @description the OTA XML document of the action (a plain field or a file part): not blank, no U+0000, at most 5 MiB */
+                    request: string;
                 };
             };
         };
@@ -2100,6 +2102,17 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description `idempotency_in_progress`: the same `Idempotency-Key` is still being answered */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description The request is too large */
             413: {
                 headers: {
@@ -2120,6 +2133,17 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             /** @description Too many failed authentications from this address */
@@ -2150,6 +2174,19 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description Shedding load, shutting down, or the database out of reach: retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
     searchAvailability: {
@@ -2162,6 +2199,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services. */
         requestBody: {
             content: {
                 /**
@@ -2479,6 +2517,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services. `roomTypeId` and `ratePlanId` must be the hotel's, and the rate plan must sell the room type. */
         requestBody: {
             content: {
                 /**
@@ -2667,6 +2706,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Rules no schema can say: `quoteId` must be a quote answered by `POST /booking/quote` (else 400 validation_error), not expired (410 quote_expired) and not yet booked (409 quote_already_used); `payment` is required when the rate plan prepays (402 payment_required). */
         requestBody: {
             content: {
                 "application/json": {
@@ -2968,6 +3008,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Rules no schema can say (400 validation_error): the stay as changed keeps `checkOut` after `checkIn`, at most 365 nights, `adults` at least `rooms`; `roomTypeId`, `ratePlanId` and `services` must be the hotel’s. */
         requestBody: {
             content: {
                 /**
@@ -4749,6 +4790,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Rules no schema can say (400 validation_error): in each update `from` is not after `to`, the room types and rate plans are the hotel’s; the updates together span at most 366 nights. */
         requestBody: {
             content: {
                 /**
@@ -6539,6 +6581,28 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -10641,6 +10705,19 @@ export interface operations {
             /** @description `internal_error`: a fault of the service, logged with the request id */
             500: {
                 headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: shutting down (or shedding load); retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
                     [name: string]: unknown;

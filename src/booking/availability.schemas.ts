@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CalendarDate, MoneyRef } from '../infra/http/common-schemas.ts';
+import { StorableString } from '../infra/http/text-schemas.ts';
 import {
   HotelDate,
   IncludedTax,
@@ -13,10 +14,10 @@ import {
 
 /** Request and response schemas of search and quote (docs/api.md §2.1, §2.2): they validate, serialise, type and document. */
 
-const CatalogId = Type.String({ minLength: 1, maxLength: 64 });
+const CatalogId = StorableString({ minLength: 1, maxLength: 64 });
 
 const stayFields = {
-  hotelId: Type.String({
+  hotelId: StorableString({
     minLength: 1,
     maxLength: 64,
     description: 'catalogue hotel id',
@@ -46,6 +47,8 @@ const stayFields = {
 
 export const SearchRequest = Type.Object(stayFields, {
   additionalProperties: false,
+  description:
+    "Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services.",
   examples: [
     {
       hotelId: 'harbour-view',
@@ -63,11 +66,13 @@ export type SearchRequest = Static<typeof SearchRequest>;
 export const QuoteRequest = Type.Object(
   {
     ...stayFields,
-    roomTypeId: Type.String({ minLength: 1, maxLength: 64, examples: ['double'] }),
-    ratePlanId: Type.String({ minLength: 1, maxLength: 64, examples: ['flex'] }),
+    roomTypeId: StorableString({ minLength: 1, maxLength: 64, examples: ['double'] }),
+    ratePlanId: StorableString({ minLength: 1, maxLength: 64, examples: ['flex'] }),
   },
   {
     additionalProperties: false,
+    description:
+      "Rules no schema can say (400 validation_error): `hotelId` must be a catalogue hotel; `checkOut` after `checkIn`; `checkIn` not before today (hotel-local); at most 365 nights; `adults` at least `rooms`; `services` the hotel's services. `roomTypeId` and `ratePlanId` must be the hotel's, and the rate plan must sell the room type.",
     examples: [
       {
         hotelId: 'harbour-view',
@@ -87,9 +92,15 @@ export type QuoteRequest = Static<typeof QuoteRequest>;
 const RestrictionDetails = {
   rule: Type.Optional(
     Type.Union(
-      ['stop_sell', 'closed_to_arrival', 'closed_to_departure', 'min_stay', 'max_stay', 'booking_window'].map(
-        (r) => Type.Literal(r),
-      ),
+      [
+        'stop_sell',
+        'closed_to_arrival',
+        'closed_to_departure',
+        'min_stay',
+        'max_stay',
+        'booking_window',
+        'unpaid_stay',
+      ].map((r) => Type.Literal(r)),
     ),
   ),
   message: Type.String(),
@@ -97,6 +108,7 @@ const RestrictionDetails = {
   maxStay: Type.Optional(Type.Integer()),
   maxDaysBeforeArrival: Type.Optional(Type.Integer()),
   latestArrival: Type.Optional(HotelDate),
+  maxUnpaidNights: Type.Optional(Type.Integer()),
   from: Type.Optional(HotelDate),
   to: Type.Optional(HotelDate),
   dates: Type.Optional(Type.Array(HotelDate)),

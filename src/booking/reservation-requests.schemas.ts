@@ -1,13 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FreeText, Name } from '../infra/http/text-schemas.ts';
+import { EMAIL_PATTERN, FreeText, Name, StorableString } from '../infra/http/text-schemas.ts';
 import { GuestLanguage, HotelDate } from '../reservations/reservation.schemas.ts';
 
 /** Request bodies of the reservation commands, for the guest (API.md 2.3–2.5) and the hotel (7.2, 7.5). */
 
-const CatalogId = Type.String({ minLength: 1, maxLength: 64 });
+const CatalogId = StorableString({ minLength: 1, maxLength: 64 });
 
 const GuestName = Name({ maxLength: 100 });
-const Email = Type.String({ format: 'email', maxLength: 254, examples: ['ana@example.com'] });
+const Email = Type.String({
+  format: 'email',
+  pattern: EMAIL_PATTERN,
+  maxLength: 254,
+  examples: ['ana@example.com'],
+});
 const Phone = Type.String({ pattern: '^\\+?[0-9 ()./-]{5,30}$', examples: ['+351912345678'] });
 
 export const Guest = Type.Object(
@@ -24,7 +29,7 @@ export type Guest = Static<typeof Guest>;
 
 const PaymentInput = Type.Object(
   {
-    token: Type.String({
+    token: StorableString({
       minLength: 1,
       maxLength: 255,
       description: 'payment provider token',
@@ -36,12 +41,16 @@ const PaymentInput = Type.Object(
 
 export const ReservationRequest = Type.Object(
   {
-    quoteId: Type.String({ minLength: 1, maxLength: 100, examples: ['q_…'] }),
+    quoteId: StorableString({ minLength: 1, maxLength: 100, examples: ['q_…'] }),
     guest: Guest,
     specialRequests: Type.Optional(FreeText({ maxLength: 2000, examples: ['late arrival'] })),
     payment: Type.Optional(PaymentInput),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Rules no schema can say: `quoteId` must be a quote answered by `POST /booking/quote` (else 400 validation_error), not expired (410 quote_expired) and not yet booked (409 quote_already_used); `payment` is required when the rate plan prepays (402 payment_required).',
+  },
 );
 export type ReservationRequest = Static<typeof ReservationRequest>;
 
@@ -75,6 +84,8 @@ const modifyFields = {
 
 export const ModifyRequest = Type.Object(modifyFields, {
   additionalProperties: false,
+  description:
+    'Rules no schema can say (400 validation_error): the stay as changed keeps `checkOut` after `checkIn`, at most 365 nights, `adults` at least `rooms`; `roomTypeId`, `ratePlanId` and `services` must be the hotel’s.',
   minProperties: 1,
   examples: [{ checkOut: '2027-03-05' }],
 });

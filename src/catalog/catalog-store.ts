@@ -1,6 +1,7 @@
 import { hotelToday } from '../dates/dates.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
+import { type PeriodicJob, startPeriodicJob } from '../infra/jobs/periodic-job.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';
 import type { Hotel } from './catalog.schema.ts';
 import { expandYearlyPeriods } from './recurrence.ts';
@@ -17,7 +18,7 @@ export class CatalogStore {
   private fingerprint = '';
   /** The hotel-local today each hotel was expanded for; re-expanded when its year changes. */
   private expandedOn = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
+  private refresher: PeriodicJob | undefined;
 
   constructor(
     private readonly db: Database,
@@ -61,12 +62,18 @@ export class CatalogStore {
     this.hotels = hotels;
   }
 
-  startAutoRefresh(intervalMs: number, onError: (error: unknown) => void): void {
-    this.timer = setInterval(() => this.refresh().catch(onError), intervalMs);
-    this.timer.unref();
+  /** Refreshes every `intervalMs` on the periodic-job primitive (a failure is logged, the next one still comes). */
+  startAutoRefresh(intervalMs: number, log: { warn(obj: unknown, msg: string): void }): void {
+    this.refresher = startPeriodicJob({
+      name: 'catalogue refresh',
+      intervalMs,
+      log,
+      run: () => this.refresh(),
+    });
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  /** Stops the refreshes, waiting for one under way. */
+  async stop(): Promise<void> {
+    await this.refresher?.stop();
   }
 }

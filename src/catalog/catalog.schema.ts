@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { NAME_PATTERN } from '../infra/http/text-schemas.ts';
 import { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { CatalogName, type Named } from './localized-name.ts';
 
@@ -29,6 +30,9 @@ const PeriodDate = Type.String({
       'must be a calendar date YYYY-MM-DD, or a month-day --MM-DD for every year (--02-29: leap years only)',
   },
 });
+/** One e-mail address: none of RFC 5322's specials but the dot, no white space or control character. */
+const HOTEL_EMAIL_PATTERN =
+  '^[^\\s\\u0000-\\u001F\\u007F@<>()\\[\\]\\\\,;:"]+@[^\\s\\u0000-\\u001F\\u007F@<>()\\[\\]\\\\,;:"]+$';
 const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
 const MinorUnits = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
@@ -45,7 +49,7 @@ export const RoomTypeDef = Type.Object({
   standardOccupancy: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   /** The rooms' own numbers, when the hotel lists them: arrivals may only be given these (API.md 7.5). */
   roomNumbers: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: '\\S' }), { maxItems: 100_000 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: NAME_PATTERN }), { maxItems: 100_000 }),
   ),
 });
 export type RoomTypeDef = Loaded<Static<typeof RoomTypeDef>>;
@@ -163,11 +167,24 @@ export const HotelDef = Type.Object({
   checkInTime: Type.Optional(LocalTime),
   checkOutTime: Type.Optional(LocalTime),
   maxDaysBeforeArrival: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  maxUnpaidNights: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 365,
+      description:
+        'the longest stay, in nights, a rate plan that takes no payment at booking may sell (default 30; 365: no limit)',
+    }),
+  ),
   email: Type.Optional(
     Type.String({
-      pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$',
+      // One address: no list separator (`,` `;`), quote, bracket, comment or white space, which
+      // would make the Reply-To of every guest message a second, unchecked recipient.
+      pattern: HOTEL_EMAIL_PATTERN,
       maxLength: 254,
-      description: 'Reply-To of the guest messages (API.md 10)',
+      description: 'Reply-To of the guest messages (API.md 10): one address, local@domain',
+      errorMessage: {
+        pattern: 'must be one e-mail address (local@domain), not a list nor a name with an address',
+      },
     }),
   ),
   checkinInviteDays: Type.Optional(
@@ -204,6 +221,8 @@ export interface Hotel {
   checkInTime: string;
   checkOutTime: string;
   maxDaysBeforeArrival: number | null;
+  /** The longest stay a rate plan without payment at booking sells (API.md 6); absent = 30. */
+  maxUnpaidNights?: number;
   /** Reply-To of the guest messages; absent = none. */
   email?: string;
   /** The hotel's own CHECKIN_INVITE_DAYS; absent = the service's. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { NAME_CHARACTERS_PATTERN, TEXT_PATTERN_MESSAGES } from '../infra/http/text-schemas.ts';
 import { catalogue, problemsOf } from './catalog.fixtures.ts';
 import { CatalogError, parseCatalog } from './catalog.validate.ts';
 
@@ -235,5 +236,50 @@ describe('parseCatalog: warnings', () => {
     assert.deepEqual(parseCatalog(json).warnings, [
       'hotels/0/ratePlans/0/seasons/0/prices/suite: room type not priced by this rate plan, ignored',
     ]);
+  });
+});
+
+describe('parseCatalog: what goes out in e-mails and feeds (issue 32, item 10)', () => {
+  const NAME_RULE = TEXT_PATTERN_MESSAGES[NAME_CHARACTERS_PATTERN];
+
+  it('refuses a line break or control character in any name, naming the field', () => {
+    const json = catalogue();
+    json.hotels[0].name = 'Harbour View\r\nX-Injected: yes';
+    json.hotels[0].roomTypes[0].name = { en: 'Double\nRoom' };
+    json.hotels[0].ratePlans[0].name = 'Flexible\u0007';
+    assert.deepEqual(problemsOf(json), [
+      `hotels/0/name: ${NAME_RULE}`,
+      `hotels/0/roomTypes/0/name/en: ${NAME_RULE}`,
+      `hotels/0/ratePlans/0/name: ${NAME_RULE}`,
+    ]);
+  });
+
+  it('refuses a hotel e-mail that is a list or more than one address, naming the field', () => {
+    for (const email of [
+      'a@x.example,b@y.example',
+      'a@x.example; b@y.example',
+      'Desk <a@x.example>',
+      'a,b@x.example',
+    ]) {
+      const json = catalogue();
+      json.hotels[0].email = email;
+      assert.deepEqual(
+        problemsOf(json),
+        ['hotels/0/email: must be one e-mail address (local@domain), not a list nor a name with an address'],
+        email,
+      );
+    }
+    const json = catalogue();
+    json.hotels[0].email = 'stay+desk@harbour-view.example';
+    assert.equal(parseCatalog(json).hotels[0]?.email, 'stay+desk@harbour-view.example');
+  });
+
+  it('takes maxUnpaidNights (1–365), 30 when absent', () => {
+    assert.equal(parseCatalog(catalogue()).hotels[0]?.maxUnpaidNights, 30);
+    const json = catalogue();
+    json.hotels[0].maxUnpaidNights = 14;
+    assert.equal(parseCatalog(json).hotels[0]?.maxUnpaidNights, 14);
+    json.hotels[0].maxUnpaidNights = 0;
+    assert.deepEqual(problemsOf(json), ['hotels/0/maxUnpaidNights: must be >= 1']);
   });
 });

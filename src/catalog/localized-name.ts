@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
 
 /** The languages a catalogue may name things in (API.md 9): those the pages and messages speak. */
 export const NAME_LANGUAGES = ['en', 'es', 'pt'] as const;
@@ -7,7 +8,12 @@ export type NameLanguage = (typeof NAME_LANGUAGES)[number];
 /** A name per language, as a catalogue file may give it: `{ "en": "Double Room", "es": … }`. */
 export type LocalizedNames = { en?: string; es?: string; pt?: string };
 
-const NameText = Type.String({ minLength: 1 });
+/**
+ * One name: the characters of the names rule of API.md 1 (`NAME_CHARACTERS_PATTERN`: no control
+ * character, CR and LF included, no bidirectional or invisible character), since names go out in
+ * e-mails, pages and the iCal export.
+ */
+const NameText = Type.String({ minLength: 1, pattern: NAME_CHARACTERS_PATTERN });
 
 /**
  * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema

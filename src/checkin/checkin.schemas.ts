@@ -1,6 +1,6 @@
 import { type Static, type TLiteral, type TObject, Type } from '@sinclair/typebox';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
-import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
+import { NAME_CHARACTERS_PATTERN, StorableString } from '../infra/http/text-schemas.ts';
 import { guestDetails } from './steps/guest-details.ts';
 import { STEP_NAMES, STEPS } from './steps/index.ts';
 
@@ -9,7 +9,7 @@ import { STEP_NAMES, STEPS } from './steps/index.ts';
 
 export const OpenSessionBody = Type.Object(
   {
-    reservationId: Type.String({
+    reservationId: StorableString({
       minLength: 1,
       maxLength: 64,
       description: 'the confirmation code of the reservation',

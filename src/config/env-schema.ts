@@ -140,6 +140,11 @@ export const EnvSchema = Type.Object({
     'SMTP_URL',
     'guest messages (API.md 10): smtp:// or smtps://; null = .eml files (embedded) or kept queued',
   ),
+  smtpAllowPlaintext: bool(
+    'SMTP_ALLOW_PLAINTEXT',
+    false,
+    'send over smtp:// without TLS when a server that is not on this host offers no STARTTLS (a trusted relay on a private network); by default such a server is refused, so no password or guest data crosses the network in clear',
+  ),
   mailFrom: optionalText(
     'MAIL_FROM',
     'the From of guest messages; default Innkeep <no-reply@HOST of PUBLIC_BASE_URL>',

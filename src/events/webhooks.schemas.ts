@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FreeText } from '../infra/http/text-schemas.ts';
+import { FreeText, StorableString } from '../infra/http/text-schemas.ts';
 import { HotelId } from '../operator-access/operator.schemas.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
@@ -76,7 +76,7 @@ export const FeedPage = Type.Object(
   { examples: [{ data: [eventExample], nextCursor: EXAMPLE_EVENT_ID }] },
 );
 
-const EventPattern = Type.String({
+const EventPattern = StorableString({
   minLength: 1,
   maxLength: 100,
   description: 'an event type, or `prefix.*` for every type under it (`reservation.*`)',
@@ -84,7 +84,7 @@ const EventPattern = Type.String({
 
 export const CreateEndpointBody = Type.Object(
   {
-    url: Type.String({
+    url: StorableString({
       minLength: 1,
       maxLength: 2048,
       description:

@@ -142,6 +142,50 @@ export const calendarRepository = {
     );
   },
 
+  /**
+   * Sets rooms and stop-sell of (room type, night) cells, one set-based statement for them all
+   * (a channel's counts, room-counts.ts): each cell's `rooms` and `stopSell` (`null` clears one);
+   * without `rooms`, only stop-sell is set and the rooms stay. Cells are unique and sorted.
+   */
+  async setRoomCells(
+    tx: Executor,
+    hotelId: string,
+    cells: {
+      roomTypeIds: readonly string[];
+      nights: readonly string[];
+      rooms?: ReadonlyArray<number | null>;
+      stopSell: ReadonlyArray<boolean | null>;
+    },
+  ): Promise<void> {
+    if (cells.roomTypeIds.length === 0) return;
+    const withRooms = cells.rooms !== undefined;
+    await tx.query(
+      `INSERT INTO calendar_overrides (hotel_id, room_type_id, night, stop_sell${withRooms ? ', rooms' : ''})
+       SELECT $1, t.id, t.night, t.stop_sell${withRooms ? ', t.rooms' : ''}
+       FROM unnest($2::text[], $3::date[], $4::boolean[]${withRooms ? ', $5::integer[]' : ''})
+         AS t(id, night, stop_sell${withRooms ? ', rooms' : ''})
+       ORDER BY t.id COLLATE "C", t.night
+       ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET
+         stop_sell = EXCLUDED.stop_sell${withRooms ? ', rooms = EXCLUDED.rooms' : ''}, updated_at = now()`,
+      [hotelId, cells.roomTypeIds, cells.nights, cells.stopSell, ...(withRooms ? [cells.rooms] : [])],
+    );
+  },
+
+  /** Hands rooms and stop-sell of every night from `from` back to the catalogue; answers the cells. */
+  async clearRoomCountsFrom(
+    tx: Executor,
+    hotelId: string,
+    from: string,
+  ): Promise<Array<{ room_type_id: string; night: string }>> {
+    const { rows } = await tx.query<{ room_type_id: string; night: string }>(
+      `UPDATE calendar_overrides SET rooms = NULL, stop_sell = NULL, updated_at = now()
+       WHERE hotel_id = $1 AND night >= $2 AND (rooms IS NOT NULL OR stop_sell IS NOT NULL)
+       RETURNING room_type_id, night::text`,
+      [hotelId, from],
+    );
+    return rows;
+  },
+
   /** Sets the named price fields of every (room type, rate plan) pair on every night. */
   async setPriceNights(
     tx: Executor,

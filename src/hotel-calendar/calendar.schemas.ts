@@ -122,6 +122,8 @@ export const CalendarPatch = Type.Object(
   { updates: Type.Array(CalendarUpdate, { minItems: 1, maxItems: 100 }) },
   {
     additionalProperties: false,
+    description:
+      'Rules no schema can say (400 validation_error): in each update `from` is not after `to`, the room types and rate plans are the hotel’s; the updates together span at most 366 nights.',
     examples: [
       {
         updates: [

@@ -37,8 +37,11 @@ function perNight(changes: InventoryChange[]) {
 
 /** The sellable rooms of a night: the calendar's override, else the catalogue count (0 once removed). */
 const ROOMS_SQL = 'coalesce(o.rooms, CASE WHEN r.active THEN r.count ELSE 0 END)';
+// Joined on the cell's own columns (`t`), so the whole primary key is the index condition: joined
+// through `r`, PostgreSQL looks up (hotel, night) alone and reads every room type's row of the hotel
+// for each cell, which makes a change of thousands of cells quadratic.
 const OVERRIDE_JOIN = `LEFT JOIN calendar_overrides o
-  ON o.hotel_id = r.hotel_id AND o.room_type_id = r.id AND o.night = t.night`;
+  ON o.hotel_id = $1 AND o.room_type_id = t.room_type_id AND o.night = t.night`;
 
 /**
  * Creates the missing rows of (room type, night) pairs sorted by room type then night, taking the
@@ -139,6 +142,19 @@ export const inventoryRepository = {
     nights: readonly string[],
   ): Promise<RoomsBelowSold[]> {
     const { types, nights: dates } = pairs(roomTypeIds, nights);
+    return inventoryRepository.followRoomCells(tx, hotelId, types, dates);
+  },
+
+  /**
+   * `followRooms` for explicit (room type, night) cells: `types[i]` on `dates[i]`, unique and
+   * sorted by room type then night (the lock order), each of them a few set-based statements.
+   */
+  async followRoomCells(
+    tx: Executor,
+    hotelId: string,
+    types: string[],
+    dates: string[],
+  ): Promise<RoomsBelowSold[]> {
     if (types.length === 0) return [];
     await createAndLock(tx, hotelId, types, dates);
     const params = [hotelId, types, dates];

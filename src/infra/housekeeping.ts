@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from './db/database.ts';
+import { type PeriodicJob, startPeriodicJob } from './jobs/periodic-job.ts';
 
 /**
  * One cleanup: deletes rows that have outlived their purpose and answers how many went. Each
@@ -20,19 +21,20 @@ export async function runHousekeeping(
   return deleted;
 }
 
+/** Runs the jobs every `intervalMs` on the periodic-job primitive; what was deleted is logged. */
 export function startHousekeeping(
   db: Database,
   logger: Logger,
   intervalMs: number,
   jobs: HousekeepingJob[],
-): () => void {
-  const timer = setInterval(() => {
-    runHousekeeping(db, jobs)
-      .then((deleted) => {
-        if (Object.values(deleted).some((count) => count > 0)) logger.info({ deleted }, 'housekeeping');
-      })
-      .catch((err) => logger.warn({ err }, 'housekeeping failed'));
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+): PeriodicJob {
+  return startPeriodicJob({
+    name: 'housekeeping',
+    intervalMs,
+    log: logger,
+    async run() {
+      const deleted = await runHousekeeping(db, jobs);
+      if (Object.values(deleted).some((count) => count > 0)) logger.info({ deleted }, 'housekeeping');
+    },
+  });
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { ClaimWorker } from '../infra/outbox/claim-worker.ts';
 import { startMessageWorker } from './message-worker.ts';
 import { messageRepository } from './messages.repository.ts';
-import { fileTransport, type MailTransport, smtpTransport } from './transport.ts';
+import { fileTransport, type MailTransport, smtpRequiresStartTls, smtpTransport } from './transport.ts';
 
 export interface GuestMessages {
   stop(): Promise<void>;
@@ -22,8 +22,14 @@ export async function startGuestMessages(
 ): Promise<GuestMessages> {
   let transport: MailTransport;
   if (ctx.config.smtpUrl) {
-    transport = smtpTransport(ctx.config.smtpUrl, ctx.config.mailTimeoutMs);
-    logger.info({ smtp: new URL(ctx.config.smtpUrl).host }, 'guest messages: sending over SMTP');
+    const requireTls = smtpRequiresStartTls(ctx.config.smtpUrl, ctx.config.smtpAllowPlaintext);
+    transport = smtpTransport(ctx.config.smtpUrl, ctx.config.mailTimeoutMs, { requireTls });
+    logger.info(
+      { smtp: new URL(ctx.config.smtpUrl).host, requireTls },
+      requireTls
+        ? 'guest messages: sending over SMTP, STARTTLS required (SMTP_ALLOW_PLAINTEXT=true allows a server without it)'
+        : 'guest messages: sending over SMTP',
+    );
   } else if (!ctx.config.databaseUrl) {
     transport = fileTransport(ctx.config.dataDir);
     logger.info(

@@ -16,6 +16,7 @@ import {
   messageRepository as repo,
 } from './messages.repository.ts';
 import { messageView } from './messages.view.ts';
+import { renderAddressNotice } from './render/address-notice.ts';
 import { renderMessage } from './render/render-message.ts';
 import { type MailTransport, maskEmail, type SendResult } from './transport.ts';
 
@@ -68,18 +69,25 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
       reservation = reservationView(row);
     }
     if (!reservation) return { result: 'failed', error: 'message without its reservation' };
-    const rendered = renderMessage({
-      kind: message.kind,
-      language: message.language,
-      reservation,
-      previous: message.data.previous as Reservation | undefined,
-      noShow: message.data.noShow === true,
-      guests: message.data.guests as Array<{ firstName: string; lastName: string }> | undefined,
-      hotel,
-      invitationLink,
-      publicBaseUrl: config.publicBaseUrl,
-      now: options.clock.now(),
-    });
+    const rendered = message.data.addressChanged
+      ? renderAddressNotice({
+          language: message.language,
+          hotel,
+          code: reservation.id,
+          newAddress: String(message.data.newAddress ?? ''),
+        })
+      : renderMessage({
+          kind: message.kind,
+          language: message.language,
+          reservation,
+          previous: message.data.previous as Reservation | undefined,
+          noShow: message.data.noShow === true,
+          guests: message.data.guests as Array<{ firstName: string; lastName: string }> | undefined,
+          hotel,
+          invitationLink,
+          publicBaseUrl: config.publicBaseUrl,
+          now: options.clock.now(),
+        });
     return options.transport.send(
       {
         from: config.mailFrom,

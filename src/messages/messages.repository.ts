@@ -8,6 +8,8 @@ export interface NewMessage {
   hotelId: string;
   kind: MessageKind;
   automatic: boolean;
+  /** Comes of a guest's own request: counts against the address's daily cap (API.md 10). */
+  byGuest?: boolean;
   to: string;
   language: Language;
   data: Record<string, unknown>;
@@ -101,12 +103,13 @@ export const messageRepository = {
             AND status = 'queued' AND attempts = 0
        ), m AS (
          INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language,
-                                     data, send_after)
+                                     data, send_after, by_guest)
          SELECT q.public_id, q.reservation_id, q.hotel_id, q.kind, q.automatic, q.recipient, q.language,
-                q.data::jsonb, coalesce(q.send_after, now())
+                q.data::jsonb, coalesce(q.send_after, now()), q.by_guest
            FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[],
-                       $8::text[], $9::timestamptz[])
-             AS q(public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, send_after)
+                       $8::text[], $9::timestamptz[], $16::boolean[])
+             AS q(public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, send_after,
+                  by_guest)
          ON CONFLICT (reservation_id) WHERE kind = 'checkin_invitation' AND automatic DO NOTHING
          RETURNING ${COLUMNS}
        )
@@ -127,6 +130,7 @@ export const messageRepository = {
         change?.sendAfter.toISOString() ?? null,
         change?.to ?? null,
         change?.language ?? null,
+        messages.map((m) => m.byGuest === true),
       ],
     );
     return rows.map(toRow);

@@ -6,19 +6,27 @@ import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
 import { invitationDueAt } from './invitation-time.ts';
 import { languageOfGuest } from './language.ts';
-import { MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
+import { messageCapsRepository } from './message-caps.repository.ts';
+import { addressAllows, changeMessage, lockAddresses } from './message-caps.ts';
+import { type Language, MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
 import { type InvitationChange, type MessageRow, messageRepository as repo } from './messages.repository.ts';
 import { changesBetween } from './render/changes.ts';
+import { maskEmail } from './transport.ts';
 
 /** What queuing a message needs: the invitation's schedule comes from the config and the catalogue. */
 export type OutboxContext = Pick<AppContext, 'config' | 'catalog' | 'clock'>;
 
-/** A change of a reservation that the guest is told about (API.md 10), raised in its transaction. */
-export type GuestNews =
+/**
+ * A change of a reservation that the guest is told about (API.md 10), raised in its transaction.
+ * `byGuest`: the guest's own request through the public API (not the hotel's): its messages count
+ * against the address's daily cap (`message-caps.ts`).
+ */
+export type GuestNews = (
   | { kind: 'created'; row: ReservationRow }
   | { kind: 'modified'; before: ReservationRow; row: ReservationRow }
   | { kind: 'cancelled'; row: ReservationRow }
-  | { kind: 'no_show'; row: ReservationRow };
+  | { kind: 'no_show'; row: ReservationRow }
+) & { byGuest?: boolean };
 
 /** When a reservation's automatic invitation is due: the hotel's own days, else the service's. */
 export function invitationDue(ctx: OutboxContext, row: ReservationRow): Date {
@@ -38,6 +46,11 @@ interface Queued {
   data: Record<string, unknown>;
   automatic?: boolean;
   sendAfter?: Date | null;
+  /** Counts against the address's daily cap. */
+  byGuest?: boolean;
+  /** Another address than the reservation's (the notice to a previous address), in its language. */
+  to?: string;
+  language?: Language;
 }
 
 /**
@@ -61,8 +74,9 @@ export async function queueMessages(
       hotelId: row.hotelId,
       kind: m.kind,
       automatic: m.automatic ?? true,
-      to: row.guest.email,
-      language: languageOfGuest(row.guest),
+      byGuest: m.byGuest ?? false,
+      to: m.to ?? row.guest.email,
+      language: m.language ?? languageOfGuest(row.guest),
       data: { code: row.code, ...m.data },
       sendAfter: m.sendAfter ?? null,
     })),
@@ -81,40 +95,55 @@ export async function queueMessages(
  */
 export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNews): Promise<void> {
   const { row } = news;
+  const byGuest = news.byGuest === true;
   const reservation = reservationView(row);
   switch (news.kind) {
-    case 'created':
+    case 'created': {
+      const confirm = await addressAllows(tx, row.guest.email, byGuest);
       await queueMessages(tx, row, [
-        { kind: 'booking_confirmation', data: { reservation } },
+        ...(confirm ? [{ kind: 'booking_confirmation' as const, data: { reservation }, byGuest }] : []),
         { kind: 'checkin_invitation', data: {}, sendAfter: invitationDue(ctx, row) },
       ]);
       return;
+    }
     case 'modified': {
       const previous = reservationView(news.before);
+      const formerAddress = news.before.guest.email;
+      const addressMoved = formerAddress.toLowerCase() !== row.guest.email.toLowerCase();
+      if (byGuest) await lockAddresses(tx, [formerAddress, row.guest.email]);
+      const messages: Queued[] = [];
       // The hotel's own notes and bookkeeping are no news to the guest.
-      const told = changesBetween(previous, reservation).length > 0;
+      if (changesBetween(previous, reservation).length > 0) {
+        const change = await changeMessage(tx, row, { reservation, previous }, byGuest);
+        if (change) messages.push({ kind: 'booking_modified', ...change, byGuest });
+      }
+      // The address it leaves is told where its messages go now (masked), and nothing else.
+      if (addressMoved && (await addressAllows(tx, formerAddress, byGuest))) {
+        messages.push({
+          kind: 'booking_modified',
+          data: { reservation: previous, addressChanged: true, newAddress: maskEmail(row.guest.email) },
+          to: formerAddress,
+          language: languageOfGuest(news.before.guest),
+          byGuest,
+        });
+      }
       const invitation = {
         sendAfter: invitationDue(ctx, row),
         to: row.guest.email,
         language: languageOfGuest(row.guest),
       };
-      await queueMessages(
-        tx,
-        row,
-        told ? [{ kind: 'booking_modified', data: { reservation, previous } }] : [],
-        invitation,
-      );
+      await queueMessages(tx, row, messages, invitation);
       return;
     }
     case 'cancelled':
-    case 'no_show':
-      await queueMessages(
-        tx,
-        row,
-        [{ kind: 'booking_cancelled', data: { reservation, noShow: news.kind === 'no_show' } }],
-        'drop',
-      );
+    case 'no_show': {
+      // A change held back to the end of the hour would tell a stay that is no more.
+      await messageCapsRepository.dropHeld(tx, row.id);
+      const told = await addressAllows(tx, row.guest.email, byGuest);
+      const data = { reservation, noShow: news.kind === 'no_show' };
+      await queueMessages(tx, row, told ? [{ kind: 'booking_cancelled', data, byGuest }] : [], 'drop');
       return;
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
@@ -33,19 +34,54 @@ export function classifySmtpError(error: unknown): SendResult {
   if (status !== undefined && status >= 500 && (e.code === 'EENVELOPE' || e.code === 'EMESSAGE')) {
     return { result: 'failed', error: text };
   }
+  // The server offers no STARTTLS where it is required (smtpRequiresStartTls): nothing was sent.
+  if (e.code === 'ETLS') return { result: 'retry', error: `ETLS: STARTTLS required, not available: ${text}` };
   return { result: 'retry', error: status ? text : `${e.code ?? 'error'}: ${text}` };
 }
 
 /**
- * SMTP over `SMTP_URL` (API.md 10): `smtp://` upgrades with STARTTLS whenever the server offers it
- * (nodemailer's default), `smtps://` is TLS from the first byte. Timeouts bound an attempt well
- * inside the worker's lease.
+ * Whether an `smtp://` connection must be upgraded with STARTTLS before anything is said (the
+ * password, the guests' messages): always, unless the server is on this host (`localhost`, a
+ * loopback address: a relay the operator runs beside the service) or `SMTP_ALLOW_PLAINTEXT` says so.
+ * Decided on the host as written in the URL, not on what a name resolves to: a name is not trusted
+ * to stay on this host. `smtps://` is TLS from the first byte and needs no upgrade.
  */
-export function smtpTransport(url: string, timeoutMs: number): MailTransport {
-  const transporter = nodemailer.createTransport(url, {
+export function smtpRequiresStartTls(url: string, allowPlaintext: boolean): boolean {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'smtp:' || allowPlaintext) return false;
+  return !isLoopbackHost(parsed.hostname.replace(/^\[|\]$/g, ''));
+}
+
+/**
+ * `localhost` or a loopback address (127.0.0.0/8, ::1, 127.x as IPv4-mapped IPv6), as the WHATWG URL
+ * parser writes a host: IPv4 in dotted decimal whatever its spelling, IPv6 compressed in hex.
+ */
+function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost') return true;
+  if (isIP(name) === 4) return name.startsWith('127.');
+  return name === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(name);
+}
+
+/**
+ * SMTP over `SMTP_URL` (API.md 10): `smtp://` upgrades with STARTTLS (nodemailer's default when the
+ * server offers it; required, so a server that offers none is refused before the password is sent,
+ * unless `smtpRequiresStartTls` exempts it), `smtps://` is TLS from the first byte. Timeouts bound
+ * an attempt well inside the worker's lease.
+ */
+export function smtpTransport(
+  url: string,
+  timeoutMs: number,
+  options: { requireTls: boolean },
+): MailTransport {
+  // One options object: `createTransport(url, x)` would take `x` as message defaults, not as the
+  // connection's settings. Settings in SMTP_URL's query (`?ignoreTLS=true`) are the operator's own.
+  const transporter = nodemailer.createTransport({
+    url,
     connectionTimeout: Math.min(timeoutMs, 10_000),
     greetingTimeout: Math.min(timeoutMs, 10_000),
     socketTimeout: timeoutMs,
+    requireTLS: options.requireTls,
   } as never);
   return {
     kind: 'smtp',

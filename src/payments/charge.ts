@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
-import { type PaymentPurpose, paymentLedger } from './payment-ledger.ts';
 import type { ChargeRequest, PaymentProvider } from './payment-provider.ts';
+import { type PaymentPurpose, paymentLedger } from './payments.repository.ts';
 import { attemptRefund } from './refund-attempts.ts';
 
 /** What moving money needs: the provider, and a log for the failures only a human can settle. */

@@ -1,6 +1,6 @@
 import type { Executor } from '../infra/db/database.ts';
-import { paymentLedger } from './payment-ledger.ts';
 import { type PaymentProvider, RefundRefused } from './payment-provider.ts';
+import { paymentLedger } from './payments.repository.ts';
 
 /** How long one refund attempt may hold its claim before another process may try it. */
 const ATTEMPT_LEASE_MS = 2 * 60_000;

@@ -22,6 +22,7 @@ export const RATE_PLAN_NOTIF_ACTION = {
     'OTA_HotelRatePlanNotif_accept_overlay',
     'OTA_HotelRatePlanNotif_accept_OfferRule_BookingOffset',
     'OTA_HotelRatePlanNotif_accept_OfferRule_DOWLOS',
+    'OTA_HotelRatePlanNotif_accept_RatePlanJoin',
   ],
   scope: 'inventory:write',
 } as const;

@@ -133,5 +133,67 @@ export async function applyRatePlanChanges(
     }
     await ratePlanRepository.save(tx, hotelId, change.code, pricing);
   }
+  await settleJoins(tx, hotelId, changes);
   await announceRatePlanChange(tx, hotelId);
+}
+
+/** What a derived plan takes from its master (HotelData 4.5, RatePlanJoin): offers and texts. */
+const FROM_MASTER = ['stayRules', 'freeNights', 'familyOffer', 'names', 'descriptions'] as const;
+
+const mealPlanOf = (p: PlanPricing) =>
+  `${Boolean(p.meals?.breakfast)}/${Boolean(p.meals?.lunch)}/${Boolean(p.meals?.dinner)}`;
+
+/**
+ * Joined rate plans (docs/api.md §9.3) of every group a message's `New` plans name, as stored once
+ * the message is applied: exactly one master; each derived plan of the master's charge type (per
+ * person or per room) and of a meal plan no other plan of the group has, carrying the master's
+ * offers, names and descriptions (again whenever the master is replaced). A derived plan whose
+ * master is unknown refuses the message.
+ */
+async function settleJoins(tx: Transaction, hotelId: string, changes: readonly RatePlanChange[]) {
+  const groups = new Set(
+    changes.flatMap((c) => (c.type === 'New' && c.pricing.join ? [c.pricing.join.id] : [])),
+  );
+  if (groups.size === 0) return;
+  const stored = await ratePlanRepository.forHotel(tx, hotelId);
+  for (const id of groups) {
+    const members = stored.filter((p) => p.pricing.join?.id === id);
+    const masters = members.filter((p) => p.pricing.join?.master);
+    const derived = members.filter((p) => !p.pricing.join?.master);
+    if (masters.length > 1)
+      throw new RatePlanChangeError(
+        `RatePlanID ${id}: ${masters.map((m) => m.code).join(' and ')} are both its master (RatePlanQualifier="true"); a group has one`,
+        'invalid',
+      );
+    const master = masters[0];
+    if (!master)
+      throw new RatePlanChangeError(
+        `RatePlan ${derived[0]?.code}: its master (RatePlanID ${id} with RatePlanQualifier="true") is unknown; send the master first or in the same message`,
+        'unknown_plan',
+      );
+    const meals = new Map([[mealPlanOf(master.pricing), master.code]]);
+    for (const plan of derived) {
+      if (plan.pricing.per !== master.pricing.per)
+        throw new RatePlanChangeError(
+          `RatePlan ${plan.code}: its charge type (per ${plan.pricing.per}) differs from its master ${master.code}'s (per ${master.pricing.per})`,
+          'invalid',
+        );
+      const same = meals.get(mealPlanOf(plan.pricing));
+      if (same)
+        throw new RatePlanChangeError(
+          `RatePlan ${plan.code}: its meal plan is that of ${same}; the plans of RatePlanID ${id} differ in meal plan`,
+          'invalid',
+        );
+      meals.set(mealPlanOf(plan.pricing), plan.code);
+      const own = Object.fromEntries(
+        Object.entries(plan.pricing).filter(([k]) => !(FROM_MASTER as readonly string[]).includes(k)),
+      ) as PlanPricing;
+      const taken = Object.fromEntries(
+        FROM_MASTER.flatMap((k) => (master.pricing[k] === undefined ? [] : [[k, master.pricing[k]]])),
+      );
+      const pricing: PlanPricing = { ...own, ...taken };
+      if (JSON.stringify(pricing) !== JSON.stringify(plan.pricing))
+        await ratePlanRepository.save(tx, hotelId, plan.code, pricing);
+    }
+  }
 }

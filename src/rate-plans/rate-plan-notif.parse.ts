@@ -69,12 +69,7 @@ function parsePlan(plan: Node, i: number, currencyDigits: (currency: string) => 
   if (typeof code !== 'string' || code === '') fail(`${at}: RatePlanCode is required`);
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(code))
     fail(`${at}: RatePlanCode ${code} must be 1–64 letters, digits, "_", "." or "-"`);
-  // Joining (HotelData 4.5, RatePlanJoin) is not offered in the handshake: a joined plan's parts
-  // would be priced apart from their master, so the message is refused rather than half-applied.
-  if (plan.RatePlanID !== undefined || plan.RatePlanQualifier !== undefined)
-    fail(
-      `${at}: joined rate plans (RatePlanID, RatePlanQualifier) are not supported: this server does not offer OTA_HotelRatePlanNotif_accept_RatePlanJoin; send each rate plan complete on its own`,
-    );
+  const join = joinOf(plan, at);
   const type = plan.RatePlanNotifType;
   if (type === 'Remove') return { code, type };
   if (type !== 'New' && type !== 'Overlay') fail(`${at}: RatePlanNotifType must be New, Overlay or Remove`);
@@ -95,6 +90,10 @@ function parsePlan(plan: Node, i: number, currencyDigits: (currency: string) => 
     if (plan.Offers || plan.Description) fail(`${at}: an Overlay carries no Offers or Description`);
     return { code, type, overlay: { rates: datedRates, bookingRules, supplements } };
   }
+  if (join && !join.master && (plan.Offers || plan.Description))
+    fail(
+      `${at}: a derived rate plan (RatePlanQualifier="false") carries no Offers or Description: it takes its master's`,
+    );
   const base = list(staticRate?.BaseByGuestAmts?.BaseByGuestAmt)[0];
   const per =
     base?.Type === '25'
@@ -120,8 +119,25 @@ function parsePlan(plan: Node, i: number, currencyDigits: (currency: string) => 
     ...(familyOffer ? { familyOffer } : {}),
     ...(names ? { names } : {}),
     ...(descriptions ? { descriptions } : {}),
+    ...(join ? { join } : {}),
   };
   return { code, type, pricing };
+}
+
+/**
+ * RatePlanJoin (HotelData 4.5): `RatePlanID` names a group, `RatePlanQualifier="true"` its master
+ * (a plan complete in itself), `"false"` a plan derived from it. Neither: a plan on its own.
+ */
+function joinOf(plan: Node, at: string): PlanPricing['join'] {
+  const id = plan.RatePlanID;
+  const qualifier = plan.RatePlanQualifier;
+  if (id === undefined && qualifier === undefined) return undefined;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(id))
+    fail(`${at}: RatePlanID must be 1–64 letters, digits, "_", "." or "-" when RatePlanQualifier is sent`);
+  if (qualifier === undefined) return { id: id as string, master: true };
+  if (!['true', 'false', '1', '0'].includes(qualifier))
+    fail(`${at}: RatePlanQualifier must be true or false`);
+  return { id: id as string, master: bool(qualifier) };
 }
 
 function mealsOf(node: Node): PlanPricing['meals'] | undefined {

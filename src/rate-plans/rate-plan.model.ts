@@ -147,6 +147,14 @@ export const PlanPricing = Type.Object({
   ),
   names: Type.Optional(LocalizedText),
   descriptions: Type.Optional(LocalizedText),
+  /**
+   * AlpineBits RatePlanJoin (docs/api.md §9.3): the group (`RatePlanID`) and whether this plan is its
+   * master. A derived plan keeps its own rates, rules, supplements and meals, and takes the master's
+   * offers, names and descriptions.
+   */
+  join: Type.Optional(
+    Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), master: Type.Boolean() }),
+  ),
 });
 export type PlanPricing = Static<typeof PlanPricing>;
 

@@ -17,6 +17,7 @@ import {
 import type { Clock } from '../infra/clock.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
 import { type Database, type Executor, isTransaction } from '../infra/db/database.ts';
+import { type PeriodicJob, startPeriodicJob } from '../infra/jobs/periodic-job.ts';
 import { SignatureCache } from './signature-cache.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
@@ -90,7 +91,7 @@ export class SigningKeyStore {
   private currentKid = '';
   private loadedAt = 0;
   private unknownKidReloadAt = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private refresher: PeriodicJob | undefined;
   private readonly signatures = new SignatureCache(CACHED_SIGNATURES);
 
   private constructor(
@@ -253,12 +254,18 @@ export class SigningKeyStore {
     this.loadedAt = Date.now();
   }
 
-  startAutoRefresh(onError: (error: unknown) => void, intervalMs = REFRESH_MS): void {
-    this.timer = setInterval(() => this.reload().catch(onError), intervalMs);
-    this.timer.unref();
+  /** Reloads every `intervalMs` on the periodic-job primitive (a failure is logged, the next one still comes). */
+  startAutoRefresh(log: { warn(obj: unknown, msg: string): void }, intervalMs = REFRESH_MS): void {
+    this.refresher = startPeriodicJob({
+      name: 'signing key refresh',
+      intervalMs,
+      log,
+      run: () => this.reload(),
+    });
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  /** Stops the reloads, waiting for one under way. */
+  async stop(): Promise<void> {
+    await this.refresher?.stop();
   }
 }

@@ -15,10 +15,18 @@ export interface SmtpReceiver {
   refuse: ((to: string, attempt: number) => number | null) | null;
   /** Takes each message's data and never answers it (a server that hangs mid-send). */
   hang: boolean;
+  /** Every AUTH the server was given: the user name and whether a password came with it. */
+  logins: Array<{ username: string; password: boolean }>;
   close(): Promise<void>;
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/**
+ * `options.host`: the address to listen on and to name in `url` (default 127.0.0.1); the TLS tests
+ * listen on a non-loopback address of this machine. The server never offers STARTTLS, and takes
+ * AUTH without it (recording it), as a careless relay would.
+ */
+export async function startSmtpReceiver(options: { host?: string } = {}): Promise<SmtpReceiver> {
+  const host = options.host ?? '127.0.0.1';
   const receiver: SmtpReceiver = {
     url: '',
     port: 0,
@@ -26,12 +34,18 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     attempts: [],
     refuse: null,
     hang: false,
+    logins: [],
     close: async () => {},
   };
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      receiver.logins.push({ username: auth.username ?? '', password: Boolean(auth.password) });
+      callback(null, { user: auth.username });
+    },
     onRcptTo(address, _session, callback) {
       const code = receiver.refuse?.(address.address, receiver.attempts.length + 1) ?? null;
       receiver.attempts.push({ to: address.address, code: code ?? 250 });
@@ -59,10 +73,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   });
   // A client killed mid-session resets its socket: that is a test's doing, not a failure.
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.server.address();
   receiver.port = typeof address === 'object' && address ? address.port : 0;
-  receiver.url = `smtp://127.0.0.1:${receiver.port}`;
+  receiver.url = `smtp://${host}:${receiver.port}`;
   receiver.close = () =>
     new Promise<void>((resolve) => {
       // Hanging sessions are cut rather than waited for.

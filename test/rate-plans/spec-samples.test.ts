@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
+import {
+  handleRatePlanNotif,
+  RATE_PLAN_NOTIF_ACTION,
+} from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
 import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
@@ -207,18 +210,84 @@ describe('the specification’s sample RatePlans messages, priced as their comme
     assert.equal((await offerOf('weekly', start, 3, 2)).total.amount, 27000);
   });
 
-  it('joined rate plans (RatePlanID, RatePlanQualifier) are refused whole, as the handshake does not offer them', async () => {
+  it('joined rate plans: a master priced as any plan, derived plans with their own rates and the master’s offers', async () => {
     const end = addDays(start, 60);
-    const body = (name: string) =>
-      `<Rates>${staticRate(25)}${datedRate(start, end, '80', '100')}</Rates>${title(name)}`;
-    const xml = message(
-      hotel.id,
-      perRoom('joined-hb', body('Half board'), ' RatePlanID="family" RatePlanQualifier="true"'),
-      perRoom('joined-bb', body('Bed and breakfast'), ' RatePlanID="family" RatePlanQualifier="false"'),
+    const perPerson = (code: string, join: string, meals: string, one: string, two: string, rest: string) =>
+      perRoom(
+        code,
+        `<Rates><Rate RateTimeUnit="Day" UnitMultiplier="1"><BaseByGuestAmts><BaseByGuestAmt Type="7"/></BaseByGuestAmts><MealsIncluded MealPlanIndicator="true" MealPlanCodes="${meals}"/></Rate>
+      <Rate InvTypeCode="double" Start="${start}" End="${end}">
+        <BaseByGuestAmts>
+          <BaseByGuestAmt NumberOfGuests="1" AgeQualifyingCode="10" AmountAfterTax="${one}"/>
+          <BaseByGuestAmt NumberOfGuests="2" AgeQualifyingCode="10" AmountAfterTax="${two}"/>
+        </BaseByGuestAmts>
+      </Rate></Rates>${rest}`,
+        join,
+      );
+    const master = perPerson(
+      'g1-hb',
+      ' RatePlanID="g1" RatePlanQualifier="true"',
+      '12',
+      '60',
+      '50',
+      `<Offers>${offerRule(10)}<Offer><Discount Percent="100" NightsRequired="7" NightsDiscounted="1"/></Offer></Offers>${title('Half board')}`,
     );
-    const answer = await send(xml);
-    assert.match(answer, /Code="450"/);
-    assert.match(answer, /OTA_HotelRatePlanNotif_accept_RatePlanJoin/);
-    assert.equal(await offerOf('joined-hb', start, 2, 2), undefined, 'nothing is stored');
+    const derived = perPerson('g1-bb', ' RatePlanID="g1" RatePlanQualifier="false"', '3', '48', '40', '');
+    // The derived plan first: its master may follow in the same message.
+    assert.match(await send(message(hotel.id, derived, master)), /<Success\/>/);
+    // per person: the master 50 and the derived plan 40 a night each, for two
+    assert.equal((await offerOf('g1-hb', start, 3, 2)).total.amount, 3 * 10000);
+    assert.equal((await offerOf('g1-bb', start, 3, 2)).total.amount, 3 * 8000);
+    // the master's offer (7 nights for 6) is the derived plan's too
+    assert.equal((await offerOf('g1-bb', start, 7, 2)).total.amount, 6 * 8000);
+    assert.equal((await offerOf('g1-hb', start, 7, 1)).total.amount, 6 * 6000);
+
+    const refused = async (xml: string, text: RegExp) => {
+      const answer = await send(xml);
+      assert.match(answer, /<Error Type="13" Code="450">/);
+      assert.match(answer, text);
+    };
+    await refused(
+      message(
+        hotel.id,
+        perPerson('orphan-bb', ' RatePlanID="g2" RatePlanQualifier="false"', '3', '48', '40', ''),
+      ),
+      /master \(RatePlanID g2/,
+    );
+    await refused(
+      message(
+        hotel.id,
+        perPerson(
+          'g1-fb',
+          ' RatePlanID="g1" RatePlanQualifier="false"',
+          '1',
+          '70',
+          '60',
+          title('Full board'),
+        ),
+      ),
+      /carries no Offers or Description/,
+    );
+    await refused(
+      message(
+        hotel.id,
+        perPerson('g1-hb2', ' RatePlanID="g1" RatePlanQualifier="false"', '12', '58', '48', ''),
+      ),
+      /meal plan is that of g1-hb/,
+    );
+    await refused(
+      message(
+        hotel.id,
+        perRoom(
+          'g1-ro',
+          `<Rates>${staticRate(25)}${datedRate(start, end, '80', '100')}</Rates>`,
+          ' RatePlanID="g1" RatePlanQualifier="false"',
+        ),
+      ),
+      /charge type/,
+    );
+    for (const code of ['orphan-bb', 'g1-fb', 'g1-hb2', 'g1-ro'])
+      assert.equal(await offerOf(code, start, 2, 2), undefined, `${code} is not stored`);
+    assert.ok(RATE_PLAN_NOTIF_ACTION.capabilities.includes('OTA_HotelRatePlanNotif_accept_RatePlanJoin'));
   });
 });

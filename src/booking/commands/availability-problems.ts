@@ -8,12 +8,19 @@ import type { RestrictionViolation } from '../rules/restrictions.ts';
 
 function restrictionFields(r: RestrictionViolation | undefined) {
   if (!r) return {};
-  const { rule, minStay, maxStay, maxDaysBeforeArrival, latestArrival, from, to, dates } = r;
-  return Object.fromEntries(
-    Object.entries({ rule, minStay, maxStay, maxDaysBeforeArrival, latestArrival, from, to, dates }).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
+  const { rule, minStay, maxStay, maxDaysBeforeArrival, latestArrival, maxUnpaidNights, from, to, dates } = r;
+  const fields = {
+    rule,
+    minStay,
+    maxStay,
+    maxDaysBeforeArrival,
+    latestArrival,
+    maxUnpaidNights,
+    from,
+    to,
+    dates,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
 export function unavailableEntry(u: Unavailable) {

@@ -76,7 +76,7 @@ export async function cancelReservation(
     cancelledNow = true;
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.cancelled', updated);
-    await tellGuest(tx, ctx, { kind: 'cancelled', row: updated });
+    await tellGuest(tx, ctx, { kind: 'cancelled', row: updated, byGuest: authority.kind === 'guest' });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);
   });

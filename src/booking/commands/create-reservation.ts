@@ -157,7 +157,7 @@ export async function createReservation(
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
     await recordReservationEvent(tx, 'reservation.created', row);
-    await tellGuest(tx, ctx, { kind: 'created', row });
+    await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

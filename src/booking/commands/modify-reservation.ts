@@ -179,7 +179,12 @@ export async function modifyReservation(
     if (!changed) return finishWrite(tx, row, options);
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.modified', updated);
-    await tellGuest(tx, ctx, { kind: 'modified', before: row, row: updated });
+    await tellGuest(tx, ctx, {
+      kind: 'modified',
+      before: row,
+      row: updated,
+      byGuest: authority.kind === 'guest',
+    });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);
   });

@@ -1,6 +1,6 @@
 import type { Transaction } from '../../infra/db/database.ts';
 import { chargeWithinTransaction, refundWithinTransaction } from '../../payments/charge.ts';
-import type { PaymentPurpose } from '../../payments/payment-ledger.ts';
+import type { PaymentPurpose } from '../../payments/payments.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { CommandContext } from './command-context.ts';
 

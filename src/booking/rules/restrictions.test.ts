@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bareHotel } from '../../catalog/catalog.fixtures.ts';
+import { bareHotel, nonrefPlan, ratePlan } from '../../catalog/catalog.fixtures.ts';
 import type { Hotel, RestrictionDef } from '../../catalog/catalog.schema.ts';
+import { addDays } from '../../dates/dates.ts';
 import { findRestriction, type RestrictionQuery } from './restrictions.ts';
 
 function hotel(restrictions: RestrictionDef[], maxDaysBeforeArrival: number | null = 500): Hotel {
@@ -226,6 +227,30 @@ describe('findRestriction: booking window', () => {
       findRestriction(h, query({ checkIn: '2026-11-23', checkOut: '2026-11-24' }))?.rule,
       'booking_window',
     );
+  });
+});
+
+describe('findRestriction: unpaid stay', () => {
+  const plans = (maxUnpaidNights?: number) =>
+    bareHotel({ ratePlans: [ratePlan(), nonrefPlan()], ...(maxUnpaidNights ? { maxUnpaidNights } : {}) });
+  const stay = (nights: number, ratePlanId = 'flex') =>
+    query({ ratePlanId, checkIn: '2027-02-01', checkOut: addDays('2027-02-01', nights) });
+
+  it('limits a plan that takes no payment at booking to 30 nights by default', () => {
+    assert.equal(findRestriction(plans(), stay(30)), null);
+    assert.deepEqual(findRestriction(plans(), stay(31)), {
+      rule: 'unpaid_stay',
+      message:
+        'Stays of more than 30 nights need a rate paid at booking; the Flexible rate is paid at the hotel.',
+      dates: ['2027-02-01'],
+      maxUnpaidNights: 30,
+    });
+  });
+
+  it('takes the hotel’s own limit, and never limits a prepaid plan', () => {
+    assert.equal(findRestriction(plans(3), stay(3)), null);
+    assert.equal(findRestriction(plans(3), stay(4))?.maxUnpaidNights, 3);
+    assert.equal(findRestriction(plans(3), stay(365, 'nonref')), null);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { DEFAULT_MAX_UNPAID_NIGHTS } from '../../catalog/validate/defaults.ts';
 import { addDays, eachNight, nightsBetween } from '../../dates/dates.ts';
 import {
   type HotelNights,
@@ -13,7 +14,8 @@ export type RestrictionRule =
   | 'closed_to_departure'
   | 'min_stay'
   | 'max_stay'
-  | 'booking_window';
+  | 'booking_window'
+  | 'unpaid_stay';
 
 export type RestrictionViolation = {
   rule: RestrictionRule;
@@ -29,6 +31,8 @@ export type RestrictionViolation = {
   maxDaysBeforeArrival?: number;
   /** Booking window: the latest arrival date bookable today. */
   latestArrival?: string;
+  /** Unpaid stay: the most nights a rate plan that takes no payment at booking may hold. */
+  maxUnpaidNights?: number;
 };
 
 export type RestrictionQuery = {
@@ -57,7 +61,7 @@ function plural(n: number, word: string): string {
  * Restriction rules (API.md section 6) for one room type under one rate plan, on the restrictions
  * in force each night (`nights`: the catalogue merged with the calendar's overrides; the catalogue
  * alone by default). When several are broken the first in this order is returned: stop_sell,
- * closed_to_arrival, closed_to_departure, min_stay, max_stay, booking_window.
+ * closed_to_arrival, closed_to_departure, min_stay, max_stay, booking_window, unpaid_stay.
  */
 export function findRestriction(
   hotel: Hotel,
@@ -85,7 +89,8 @@ export function findRestriction(
     ) ??
     stayLength('min_stay', checkIn, length, arrival.minStay) ??
     stayLength('max_stay', checkIn, length, arrival.maxStay) ??
-    bookingWindow(hotel.maxDaysBeforeArrival, checkIn, query.today)
+    bookingWindow(hotel.maxDaysBeforeArrival, checkIn, query.today) ??
+    unpaidStay(hotel, ratePlanId, checkIn, length)
   );
 }
 
@@ -150,5 +155,27 @@ function bookingWindow(maxDays: number | null, checkIn: string, today: string): 
     dates: [checkIn],
     maxDaysBeforeArrival: maxDays,
     latestArrival,
+  };
+}
+
+/**
+ * A rate plan that takes no payment at booking (`prepayment: none`, the rate plans of RatePlans
+ * messages too) may hold rooms for at most the hotel's `maxUnpaidNights` (API.md 6): nobody holds
+ * rooms for months without paying.
+ */
+function unpaidStay(
+  hotel: Hotel,
+  ratePlanId: string,
+  checkIn: string,
+  nights: number,
+): RestrictionViolation | null {
+  const plan = hotel.ratePlans.find((rp) => rp.id === ratePlanId);
+  const limit = hotel.maxUnpaidNights ?? DEFAULT_MAX_UNPAID_NIGHTS;
+  if (plan?.prepayment !== 'none' || nights <= limit) return null;
+  return {
+    rule: 'unpaid_stay',
+    message: `Stays of more than ${plural(limit, 'night')} need a rate paid at booking; the ${plan.name} rate is paid at the hotel.`,
+    dates: [checkIn],
+    maxUnpaidNights: limit,
   };
 }

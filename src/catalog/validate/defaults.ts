@@ -1,6 +1,9 @@
 import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
 import { loadName } from '../localized-name.ts';
 
+/** The longest unpaid stay when the hotel sets none (API.md 6). */
+export const DEFAULT_MAX_UNPAID_NIGHTS = 30;
+
 /** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
 export function withDefaults(hotel: HotelDef): Hotel {
   return {
@@ -11,6 +14,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     checkInTime: hotel.checkInTime ?? '15:00',
     checkOutTime: hotel.checkOutTime ?? '11:00',
     maxDaysBeforeArrival: hotel.maxDaysBeforeArrival ?? null,
+    maxUnpaidNights: hotel.maxUnpaidNights ?? DEFAULT_MAX_UNPAID_NIGHTS,
     ...(hotel.email !== undefined ? { email: hotel.email } : {}),
     ...(hotel.checkinInviteDays !== undefined ? { checkinInviteDays: hotel.checkinInviteDays } : {}),
     roomTypes: hotel.roomTypes.map((rt) => ({

@@ -8,8 +8,13 @@ import { type ActionResult, ERROR_CODES, errorOutcome, successOutcome } from './
 import { attr, children, parseXml, type XmlNode } from './xml.ts';
 
 const RS = 'OTA_HotelInvCountNotifRS';
-/** One Inventory covers at most this many nights (about three years): a bound on one message's work. */
+/** One Inventory covers at most this many nights (about three years). */
 const MAX_NIGHTS = 1100;
+/**
+ * A message sets at most this many room-type nights (API.md 11.2), counted as sent (a closing
+ * season counts each room type), checked before anything is written: a bound on one message's work.
+ */
+export const MAX_ROOM_TYPE_NIGHTS = 50_000;
 
 class Refusal extends Error {
   constructor(
@@ -36,8 +41,18 @@ export function hotelOf(
   return hotel;
 }
 
+/** One `Inventory` as read: its room types, first and last night, and what it sets on them. */
+type InventoryRead = {
+  roomTypeIds: string[];
+  start: string;
+  end: string;
+  set: Omit<RoomCount, 'roomTypeId' | 'nights'>;
+};
+
+const roomTypeNights = (i: InventoryRead) => (nightsBetween(i.start, i.end) + 1) * i.roomTypeIds.length;
+
 /** One `Inventory`: its room type, nights and rooms (or a closing season of the whole hotel). */
-function readInventory(hotel: Hotel, inventory: XmlNode, index: number): RoomCount[] {
+function readInventory(hotel: Hotel, inventory: XmlNode, index: number): InventoryRead {
   const control = children(inventory, 'StatusApplicationControl')[0];
   const where = `Inventory ${index + 1}`;
   if (!control)
@@ -50,10 +65,9 @@ function readInventory(hotel: Hotel, inventory: XmlNode, index: number): RoomCou
   if (nightsBetween(start, end) + 1 > MAX_NIGHTS) {
     throw new Refusal(ERROR_CODES.unableToProcess, `${where}: at most ${MAX_NIGHTS} nights per Inventory`);
   }
-  const nights = nightsOf(start, end);
   if (attr(control, 'AllInvCode') === 'true' || attr(control, 'AllInvCode') === '1') {
     // A closing season: the whole hotel is closed on those nights (stop-sell keeps what is sold).
-    return hotel.roomTypes.map((r) => ({ roomTypeId: r.id, nights, stopSell: true }));
+    return { roomTypeIds: hotel.roomTypes.map((r) => r.id), start, end, set: { stopSell: true } };
   }
   if (attr(control, 'InvCode') !== undefined) {
     throw new Refusal(
@@ -80,7 +94,7 @@ function readInventory(hotel: Hotel, inventory: XmlNode, index: number): RoomCou
     }
     rooms = value;
   }
-  return [{ roomTypeId, nights, rooms, stopSell: null }];
+  return { roomTypeIds: [roomTypeId], start, end, set: { rooms, stopSell: null } };
 }
 
 /**
@@ -115,7 +129,18 @@ async function freeRooms(
     const completeSet = attr(unique, 'Instance') === 'CompleteSet';
     const list = children(inventories, 'Inventory');
     const reset = completeSet && list.length === 1 && !children(list[0], 'StatusApplicationControl')[0];
-    const counts = reset ? [] : list.flatMap((inventory, i) => readInventory(hotel, inventory, i));
+    const read = reset ? [] : list.map((inventory, i) => readInventory(hotel, inventory, i));
+    const total = read.reduce((sum, i) => sum + roomTypeNights(i), 0);
+    if (total > MAX_ROOM_TYPE_NIGHTS) {
+      throw new Refusal(
+        ERROR_CODES.unableToProcess,
+        `the message sets ${total} room-type nights, more than the ${MAX_ROOM_TYPE_NIGHTS} one message may: send it in parts (deltas)`,
+      );
+    }
+    const counts: RoomCount[] = read.flatMap((i) => {
+      const nights = nightsOf(i.start, i.end);
+      return i.roomTypeIds.map((roomTypeId) => ({ roomTypeId, nights, ...i.set }));
+    });
     const updates = counts.map((c) => ({
       roomTypeIds: [c.roomTypeId],
       from: c.nights[0],

@@ -1,11 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import { XmlRefused } from '../../infra/xml/safe-xml.ts';
-import { acksRepository } from './acks.repository.ts';
+import { type AckOwner, acksRepository } from './acks.repository.ts';
 import type { ActionDefinition, ActionInput } from './action.ts';
 import { hotelOf, Refusal } from './free-rooms.ts';
 import { hotelReservation } from './reservation-xml.ts';
 import { type ActionResult, errorOutcome, successOutcome } from './responses.ts';
 import { attr, children, parseXml, type XmlNode } from './xml.ts';
+
+/** Acknowledgements belong to the key and the client id together (API.md 11.2). */
+const ownerOf = (input: ActionInput): AckOwner => ({ keyId: input.auth.keyId, clientId: input.clientId });
 
 /** Parses the request, or answers why not (400 `ERROR:…`, as for any request the server cannot read). */
 function read(input: ActionInput, expected: string): { node: XmlNode } | ActionResult {
@@ -23,7 +26,7 @@ function read(input: ActionInput, expected: string): { node: XmlNode } | ActionR
 
 /**
  * `OTA_Read:GuestRequests` (AlpineBits 4.2.1–4.2.2; docs/api.md §9.2): the hotel's reservations created,
- * modified or cancelled and not yet acknowledged by this client id, as `OTA_ResRetrieveRS` (at most
+ * modified or cancelled and not yet acknowledged by this key and client id, as `OTA_ResRetrieveRS` (at most
  * 100 a time; `SelectionCriteria Start` limits them to changes from then). The versions sent are
  * remembered, so the acknowledgement covers exactly what the client received.
  */
@@ -38,10 +41,11 @@ async function readGuestRequests(ctx: AppContext, input: ActionInput): Promise<A
     if (since && Number.isNaN(since.getTime()))
       throw new Refusal(450, 'SelectionCriteria Start is not a date-time');
     const pending = await ctx.db.transaction(async (tx) => {
-      const rows = await acksRepository.pending(tx, input.clientId, hotel.id, since);
+      const rows = await acksRepository.pending(tx, ownerOf(input), hotel.id, since);
       await acksRepository.sent(
         tx,
-        input.clientId,
+        ownerOf(input),
+        hotel.id,
         rows.map((p) => p.row),
       );
       return rows;
@@ -60,7 +64,8 @@ async function readGuestRequests(ctx: AppContext, input: ActionInput): Promise<A
 
 /**
  * `OTA_NotifReport:GuestRequests` (AlpineBits 4.2.3–4.2.4): acknowledges reservations by their
- * `UniqueID` (the confirmation code): not sent to this client id again until they change. An id
+ * `UniqueID` (the confirmation code): not sent to this key and client id again until they change
+ * (another key's acknowledgement, whatever client id it sends, hides nothing from this one). An id
  * that is unknown (or of another key's hotel) is named in a warning; the others are acknowledged.
  */
 async function acknowledge(ctx: AppContext, input: ActionInput): Promise<ActionResult> {
@@ -77,7 +82,7 @@ async function acknowledge(ctx: AppContext, input: ActionInput): Promise<ActionR
     ids.length === 0
       ? []
       : await ctx.db.transaction((tx) =>
-          acksRepository.acknowledge(tx, input.clientId, ids, input.auth.hotelIds),
+          acksRepository.acknowledge(tx, ownerOf(input), ids, input.auth.hotelIds),
         );
   const unknown = ids.filter((id) => !found.includes(id));
   return successOutcome(

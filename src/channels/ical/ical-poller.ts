@@ -1,65 +1,53 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
-import { icalRepository as repo } from './ical.repository.ts';
+import { type ClaimWorker, startClaimWorker } from '../../infra/outbox/claim-worker.ts';
+import { type ImportRow, icalRepository as repo } from './ical.repository.ts';
 import { sealLegacyUrls, syncImport } from './ical.service.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
 
-/** Imports fetched at once by one process; the rest wait for the next round. */
+/** Imports fetched at once by one process; the rest wait for a free slot. */
 const BATCH = 4;
 /** A claim outlives the fetch and its transaction, so a killed process's imports come back soon after. */
 const LEASE_SECONDS = Math.ceil((2 * FETCH_TIMEOUT_MS) / 1000) + 30;
 
-export interface IcalPoller {
-  stop(): Promise<void>;
-}
-
 /**
- * Fetches each import every ICAL_POLL_SECONDS (docs/api.md §9.1). Every process runs this; each due
- * import is claimed by one of them (`claimDue`: SKIP LOCKED and a lease, as webhook deliveries
- * are), fetched, and given its next time with its outcome.
+ * Fetches each import every ICAL_POLL_SECONDS (docs/api.md §9.1) on the claim worker of
+ * `infra/outbox/`, as webhook deliveries are sent: every process runs it; each due import is claimed
+ * by one of them (`claimDue`: SKIP LOCKED and a lease), fetched outside any transaction, and given
+ * its next time with its outcome by `syncImport`'s own transaction. Nothing notifies a due import
+ * (it comes due by time): the poll finds them. The first claim first seals the URLs of imports
+ * stored before they were encrypted.
  */
 export function startIcalPoller(
   deps: Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'encryptor' | 'operatorKeyHasher'>,
   logger: Logger,
-): IcalPoller {
-  let running: Promise<void> | null = null;
-  let stopped = false;
+): ClaimWorker {
   let sealed = false;
-  const round = async () => {
-    if (!sealed) {
-      // Imports stored before their URLs were encrypted are sealed once, by the first round.
-      const count = await sealLegacyUrls(deps);
-      if (count > 0) logger.info({ imports: count }, 'iCal import URLs encrypted');
-      sealed = true;
-    }
-    for (;;) {
-      if (stopped) return;
-      const due = await repo.claimDue(deps.db, BATCH, LEASE_SECONDS);
-      if (due.length === 0) return;
-      await Promise.all(
-        due.map((row) =>
-          syncImport(deps, row).catch((err) => logger.warn({ err, importId: row.id }, 'iCal import failed')),
-        ),
-      );
-    }
-  };
-  const tick = () => {
-    if (running || stopped) return;
-    running = round()
-      .catch((err) => logger.warn({ err }, 'iCal poll failed; retrying at the next round'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  // Due times are checked often (an import created or synced elsewhere sets its own); each import
-  // is still fetched only every ICAL_POLL_SECONDS.
-  const timer = setInterval(tick, Math.min(deps.config.icalPollSeconds, 15) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startClaimWorker<ImportRow, true>({
+    db: deps.db,
+    logger,
+    name: 'iCal import',
+    concurrency: BATCH,
+    // Due times are checked often (an import created or synced elsewhere sets its own); each
+    // import is still fetched only every ICAL_POLL_SECONDS.
+    pollIntervalMs: Math.min(deps.config.icalPollSeconds, 15) * 1000,
+    graceMs: FETCH_TIMEOUT_MS,
+    async claim(limit) {
+      if (!sealed) {
+        const count = await sealLegacyUrls(deps);
+        if (count > 0) logger.info({ imports: count }, 'iCal import URLs encrypted');
+        sealed = true;
+      }
+      return repo.claimDue(deps.db, limit, LEASE_SECONDS);
     },
-  };
+    async run(row) {
+      await syncImport(deps, row).catch((err) =>
+        logger.warn({ err, importId: row.id }, 'iCal import failed'),
+      );
+      return true;
+    },
+    // Never called: a sync is not aborted (its fetch has its own timeout), and a killed process's
+    // claim ends with its lease.
+    release: async () => {},
+  });
 }

@@ -1,9 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Name, StorableString } from '../../infra/http/text-schemas.ts';
 import type { ImportRow } from './ical.repository.ts';
 
 /** The iCal feeds' wire format (docs/api.md §9.1). */
 
-const RoomTypeId = Type.String({ minLength: 1, maxLength: 64, description: 'a room type id of the hotel' });
+const RoomTypeId = StorableString({
+  minLength: 1,
+  maxLength: 64,
+  description: 'a room type id of the hotel',
+});
 
 export const CreateFeedBody = Type.Object({ roomTypeId: RoomTypeId }, { additionalProperties: false });
 export type CreateFeedBody = Static<typeof CreateFeedBody>;
@@ -27,12 +32,12 @@ export const FeedList = Type.Object({ data: Type.Array(IcalFeed) });
 export const CreateImportBody = Type.Object(
   {
     roomTypeId: RoomTypeId,
-    url: Type.String({
+    url: StorableString({
       minLength: 1,
       maxLength: 2000,
       description: 'the platform’s export URL: `https`, public addresses only (unless WEBHOOK_ALLOW_PRIVATE)',
     }),
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'e.g. the platform’s name' }),
+    name: Name({ maxLength: 200, description: 'e.g. the platform’s name' }),
   },
   { additionalProperties: false },
 );

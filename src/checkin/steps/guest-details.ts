@@ -9,7 +9,7 @@ const GuestDetailsData = Type.Object(
     lastName: Name("family name; need not equal the booker's", 'Silva'),
     email: Type.String({
       maxLength: 254,
-      pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+      pattern: '^[^\\s@\\u0000]+@[^\\s@\\u0000]+\\.[^\\s@\\u0000]+$',
       description: 'e-mail address',
       examples: ['ana@example.com'],
     }),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { StorableString } from '../../infra/http/text-schemas.ts';
 import { Country, countryProblem, DateOf, decodeImageDataUrl, type ImageType } from './fields.ts';
 import { defineStep } from './step.ts';
 
@@ -25,7 +26,7 @@ const IdentityDocumentData = Type.Object(
     issuingCountry: Country('issuing country'),
     expiryDate: DateOf('expiry date, not before check-out', '2031-05-20'),
     image: Type.Optional(
-      Type.String({
+      StorableString({
         maxLength: IDENTITY_BODY_LIMIT,
         description:
           'photo of the document as a data URL, `data:image/jpeg;base64,…` or `data:image/png;base64,…`, ' +

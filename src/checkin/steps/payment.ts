@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { recordEvent } from '../../events/record-event.ts';
 import { MoneyRef } from '../../infra/http/common-schemas.ts';
+import { StorableString } from '../../infra/http/text-schemas.ts';
 import { chargeWithinTransaction } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
@@ -9,7 +10,7 @@ import { defineStep } from './step.ts';
 
 const PaymentData = Type.Object(
   {
-    token: Type.String({
+    token: StorableString({
       minLength: 1,
       maxLength: 255,
       description: 'a payment provider token; the balance due is charged to it',

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { StorableString } from '../../infra/http/text-schemas.ts';
 import { decodeImageDataUrl, Name } from './fields.ts';
 import { defineStep } from './step.ts';
 
@@ -10,7 +11,7 @@ const SignatureData = Type.Object(
   {
     acceptTerms: Type.Literal(true, { description: 'must be `true`: the guest accepts the house terms' }),
     signerName: Name('name of the person signing', 'Ana Silva'),
-    signature: Type.String({
+    signature: StorableString({
       minLength: 1,
       maxLength: 700_000,
       description:

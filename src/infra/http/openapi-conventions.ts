@@ -6,8 +6,8 @@
  * need no credential. Routes still declare their own statuses and feature headers (ETag, Location).
  */
 
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { RATE_LIMIT_EXEMPT } from './rate-limit.ts';
+import { IdempotencyKeySchema } from './write-schema.ts';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -60,8 +60,13 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   name: 'idempotency-key',
   required: false,
-  description: IdempotencyKeyHeader.description,
-  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  description: IdempotencyKeySchema.description,
+  schema: {
+    type: 'string',
+    minLength: IdempotencyKeySchema.minLength,
+    maxLength: IdempotencyKeySchema.maxLength,
+    pattern: IdempotencyKeySchema.pattern,
+  },
 };
 
 const problem = (description: string) => ({
@@ -96,6 +101,11 @@ export function applyHttpConventions(
       if (method === 'post' && !operation.parameters?.some((p) => p.name === 'idempotency-key')) {
         operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
       }
+      // The key's own refusals, wherever a key is taken (idempotency.plugin.ts: every POST and PATCH).
+      if (operation.parameters?.some((p) => p.name === 'idempotency-key')) {
+        responses['409'] ??= problem('`idempotency_in_progress`');
+        responses['422'] ??= problem('`idempotency_key_reused`');
+      }
       if (operation[OPTIONAL_BODY_MARK]) {
         delete operation[OPTIONAL_BODY_MARK];
         if (operation.requestBody) operation.requestBody.required = false;
@@ -110,6 +120,10 @@ export function applyHttpConventions(
       if (!Object.keys(responses).some((s) => s.startsWith('4')))
         responses['431'] = problem('`headers_too_large`: the URL and headers together over 16 KiB');
       responses['500'] ??= problem('`internal_error`: a fault of the service, logged with the request id');
+      // Every route, health checks included, refuses new requests while the service shuts down.
+      responses['503'] ??= problem(
+        '`service_unavailable`: shutting down (or shedding load); retry after `Retry-After`',
+      );
       for (const [status, response] of Object.entries(responses)) {
         const headers = (response.headers ?? {}) as Json;
         headers['X-Request-Id'] ??= REQUEST_ID;

@@ -1,8 +1,9 @@
 import { type TObject, type TOptional, type TProperties, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
-import { IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyKeyHeader } from '../idempotency/idempotency-key.ts';
 import { problemResponses } from './problem-schema.ts';
 import type { ProblemCode } from './problems.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from './text-schemas.ts';
 
 /**
  * What the HTTP layer may answer to any write (a POST or PATCH that reads a JSON body), whatever its
@@ -16,8 +17,16 @@ export const WRITE_PROBLEMS = [
   'payload_too_large',
 ] as const satisfies readonly ProblemCode[];
 
+/** The header's schema as routes declare it (and the document shows it). */
+export const IdempotencyKeySchema = Type.String({
+  minLength: 1,
+  maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+  pattern: IDEMPOTENCY_KEY_PATTERN,
+  description: IdempotencyKeyHeader.description,
+});
+
 type WithKey<P extends TProperties> = TObject<
-  { 'idempotency-key': TOptional<typeof IdempotencyKeyHeader> } & P
+  { 'idempotency-key': TOptional<typeof IdempotencyKeySchema> } & P
 >;
 
 /**
@@ -36,7 +45,7 @@ export function writeSchema<
   return {
     ...rest,
     headers: Type.Object({
-      'idempotency-key': Type.Optional(IdempotencyKeyHeader),
+      'idempotency-key': Type.Optional(IdempotencyKeySchema),
       ...headers?.properties,
     }) as WithKey<P>,
     response: { ...response, ...problemResponses(...problems, ...WRITE_PROBLEMS) } as S['response'] &

@@ -14,8 +14,11 @@ export interface ClaimWorkerOptions<Item, Outcome> {
   logger: Logger;
   /** For the logs: what the worker sends (`webhook`, `message`). */
   name: string;
-  /** The notification channel the outbox's writers notify (infra/db/wake.ts). */
-  channel: string;
+  /**
+   * The notification channel the outbox's writers notify (infra/db/wake.ts); absent when nothing
+   * notifies (rows come due by time only, as iCal imports do): the poll alone finds them.
+   */
+  channel?: string;
   /** Items in flight at once in this process: one slow receiver takes one slot, not the worker. */
   concurrency: number;
   pollIntervalMs: number;
@@ -25,8 +28,12 @@ export interface ClaimWorkerOptions<Item, Outcome> {
   claim(limit: number, claim: string): Promise<Item[]>;
   /** Handles one item outside any transaction; null = aborted untried (it is released). */
   run(item: Item, signal: AbortSignal): Promise<Outcome | null>;
-  /** Records ended items' outcomes, a batch per call, in one transaction of its own. */
-  record(tx: Transaction, outcomes: Outcome[]): Promise<void>;
+  /**
+   * Records ended items' outcomes, a batch per call, in one transaction of its own. Absent when
+   * `run` records each item's outcome itself (an iCal import's sync writes its holds and its next
+   * fetch in one transaction).
+   */
+  record?(tx: Transaction, outcomes: Outcome[]): Promise<void>;
   /** Gives an item back untried (shutdown). */
   release(item: Item): Promise<void>;
 }
@@ -43,7 +50,7 @@ export interface ClaimWorker {
  * process's rows outlive) make each attempt exactly once. Woken after a commit that wrote rows (in
  * this process directly, in the others by notification, see infra/db/wake.ts); the poll every
  * `pollIntervalMs` finds rows coming due and whatever a lost notification left. Used by webhook
- * delivery (events/) and guest messages (messages/).
+ * delivery (events/), guest messages (messages/) and iCal imports (channels/ical/, polled only).
  */
 export function startClaimWorker<Item, Outcome>(options: ClaimWorkerOptions<Item, Outcome>): ClaimWorker {
   const { db, logger } = options;
@@ -68,6 +75,11 @@ export function startClaimWorker<Item, Outcome>(options: ClaimWorkerOptions<Item
     const outcome = await options.run(item, abort.signal).finally(() => running--);
     if (outcome === null) {
       await options.release(item).finally(() => held--);
+      return;
+    }
+    if (!options.record) {
+      held--;
+      if (backlog) wake(true);
       return;
     }
     ended.push(outcome);
@@ -99,7 +111,7 @@ export function startClaimWorker<Item, Outcome>(options: ClaimWorkerOptions<Item
         // A recorded outcome lost in a server crash only means the item is handled again once its
         // lease ends (at least once): the worker need not wait for the WAL flush.
         await tx.query('SET LOCAL synchronous_commit = off');
-        await options.record(tx, batch);
+        await options.record?.(tx, batch);
       })
       .catch((err) => logger.warn({ err, items: batch.length }, `${options.name} outcomes not recorded`))
       .finally(() => {
@@ -147,7 +159,7 @@ export function startClaimWorker<Item, Outcome>(options: ClaimWorkerOptions<Item
     );
   }
 
-  const unsubscribe = onRowsDue(db, options.channel, () => wake());
+  const unsubscribe = options.channel ? onRowsDue(db, options.channel, () => wake()) : () => {};
   const poll = setInterval(() => wake(), options.pollIntervalMs);
   poll.unref();
   wake();

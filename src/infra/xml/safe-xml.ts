@@ -22,6 +22,16 @@ export interface SafeXmlOptions {
   trimValues?: boolean;
 }
 
+/**
+ * Whatever the validator or the parser throws while reading a document comes from the document
+ * (a reserved name such as `__proto__` or `constructor`, nesting deeper than the parser allows, a
+ * stack exhausted by it): the sender's fault, refused as XmlRefused, never an internal error.
+ */
+function unreadable(error: unknown): XmlRefused {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new XmlRefused(`the XML cannot be read: ${reason.replace(/^\[SECURITY\]\s*/, '').slice(0, 200)}`);
+}
+
 /** A reader of untrusted XML: `read` answers the parsed document or throws XmlRefused. */
 export function safeXmlReader(options: SafeXmlOptions): (text: string) => Record<string, unknown> {
   const settings: Partial<X2jOptions> = {
@@ -40,10 +50,19 @@ export function safeXmlReader(options: SafeXmlOptions): (text: string) => Record
     if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
       throw new XmlRefused('document type declarations and entities are not accepted');
     }
-    const valid = XMLValidator.validate(text);
+    let valid: ReturnType<typeof XMLValidator.validate>;
+    try {
+      valid = XMLValidator.validate(text);
+    } catch (error) {
+      throw unreadable(error);
+    }
     if (valid !== true) {
       throw new XmlRefused(`the XML is not well-formed: ${valid.err.msg} (line ${valid.err.line})`);
     }
-    return parser.parse(text) as Record<string, unknown>;
+    try {
+      return parser.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw unreadable(error);
+    }
   };
 }

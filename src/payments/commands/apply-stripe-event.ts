@@ -1,11 +1,12 @@
 import type Stripe from 'stripe';
-import type { Clock } from '../infra/clock.ts';
-import type { Database, Executor } from '../infra/db/database.ts';
-import { paymentLedger } from '../payments/payment-ledger.ts';
-import { type CreatedIntent, stripeIntents } from '../payments/stripe-intents.repository.ts';
-import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../payments/stripe-provider.ts';
-import { reservationRepository as reservations } from '../reservations/reservation.repository.ts';
-import { recordPaymentEvent } from './payment-events.ts';
+import type { Clock } from '../../infra/clock.ts';
+import type { Database, Executor } from '../../infra/db/database.ts';
+import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import { recordPaymentEvent } from '../payment-events.ts';
+import { paymentLedger } from '../payments.repository.ts';
+import { type CreatedIntent, stripeIntents } from '../stripe-intents.repository.ts';
+import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../stripe-provider.ts';
+import { stripeWebhookEvents } from '../stripe-webhook-events.repository.ts';
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
 
@@ -42,12 +43,8 @@ export async function applyStripeEvent(
 ): Promise<WebhookResult> {
   return db.transaction(async (tx) => {
     const object = event.data.object as { id?: string };
-    const { rows } = await tx.query(
-      `INSERT INTO stripe_webhook_events (event_id, type, object_id) VALUES ($1, $2, $3)
-       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-      [event.id, event.type, object.id ?? null],
-    );
-    if (rows.length === 0) return { outcome: 'duplicate' };
+    if (!(await stripeWebhookEvents.firstTime(tx, event.id, event.type, object.id ?? null)))
+      return { outcome: 'duplicate' };
     switch (event.type) {
       case 'payment_intent.succeeded':
         return intentSucceeded(tx, event.data.object);

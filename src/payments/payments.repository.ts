@@ -152,6 +152,35 @@ export const paymentLedger = {
     return rows.map((r) => Number(r.id));
   },
 
+  /**
+   * A pending refund given up for good: `failed`, no further attempt. Null when it is no longer
+   * pending (another process settled it meanwhile).
+   */
+  async failPending(
+    tx: Executor,
+    id: number,
+    error: string,
+  ): Promise<{
+    reservationId: number;
+    amount: number;
+    purpose: PaymentPurpose;
+    chargeRef: string | null;
+  } | null> {
+    const { rows } = await tx.query<{
+      reservationId: number;
+      amount: number;
+      purpose: PaymentPurpose;
+      chargeRef: string | null;
+    }>(
+      `UPDATE payments SET status = 'failed', last_error = $2, next_attempt_at = NULL
+       WHERE id = $1 AND status = 'pending'
+       RETURNING reservation_id AS "reservationId", amount, purpose, charge_ref AS "chargeRef"`,
+      [id, error],
+    );
+    const row = rows[0];
+    return row ? { ...row, amount: Number(row.amount) } : null;
+  },
+
   async settleRefund(
     tx: Executor,
     id: number,

@@ -5,8 +5,8 @@ import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { applyStripeEvent } from './commands/apply-stripe-event.ts';
 import { PaymentsConfig, StripeSignatureHeaders, WebhookReceipt } from './payments.schemas.ts';
-import { applyStripeEvent } from './stripe-webhook.service.ts';
 
 /**
  * `GET /api/v1/payments/config` (docs/api.md §4) and, with Stripe, `POST /api/v1/payments/stripe/webhook`.
