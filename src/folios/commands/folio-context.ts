@@ -5,7 +5,7 @@ import { hotelToday } from '../../dates/dates.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
-import { paymentLedger } from '../../payments/payment-ledger.ts';
+import { paymentLedger } from '../../payments/payments.repository.ts';
 import { reservationRepository } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { reservationNotFound } from '../../reservations/reservation-code.ts';
