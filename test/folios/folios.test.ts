@@ -283,6 +283,26 @@ describe('folios and invoices (API.md 13)', () => {
     );
   });
 
+  it('answers a retried issue with its Idempotency-Key once, taking one number', async (t) => {
+    const app = await startOperatorApp({}, [invoicingHotel(), makeHotel()]);
+    t.after(() => app.t.close());
+    const { t: test, root, hotels } = app;
+    const { code } = await bookStay(test, hotels[0].id, {});
+    const keyed = { 'idempotency-key': 'issue-once-1' };
+    const once = await call(test, root, 'POST', `/reservations/${code}/invoices`, {}, keyed);
+    const again = await call(test, root, 'POST', `/reservations/${code}/invoices`, {}, keyed);
+    assert.equal(once.statusCode, 201, once.body);
+    assert.equal(again.statusCode, 201, again.body);
+    assert.equal(again.body, once.body);
+    await call(test, root, 'POST', `/reservations/${code}/folio/charges`, {
+      description: 'Parking',
+      unitAmount: 500,
+    });
+    const next = await call(test, root, 'POST', `/reservations/${code}/invoices`, {});
+    assert.equal(next.statusCode, 201, next.body);
+    assert.equal(next.json().number, once.json().number.replace(/000001$/, '000002'));
+  });
+
   it('refuses to invoice for a hotel without legal details, and leaves a cancellation its fee', async (t) => {
     const app = await startOperatorApp({}, [makeHotel(), invoicingHotel()]);
     t.after(() => app.t.close());
