@@ -1,6 +1,7 @@
+import { minorDigits } from '../infra/currency.ts';
 import type { Invoice } from './commands/invoice-view.ts';
 import { INVOICE_CSV_HEADER } from './invoices.schemas.ts';
-import { aeatAmount, currencyDigits } from './rules/verifactu.ts';
+import { aeatAmount } from './rules/verifactu.ts';
 
 /**
  * The accountant's CSV of invoices (API.md 13, `Accept: text/csv` as 7.3): RFC 4180, CRLF, one row
@@ -10,7 +11,7 @@ import { aeatAmount, currencyDigits } from './rules/verifactu.ts';
  */
 export function invoicesCsv(invoices: readonly Invoice[]): string {
   const rows = invoices.flatMap(({ row }) => {
-    const digits = currencyDigits(row.currency);
+    const digits = minorDigits(row.currency);
     const amount = (minor: number) => aeatAmount(minor, digits);
     const withVat = row.taxes.reduce((sum, t) => sum + t.base + t.amount, 0);
     const rates = row.taxes.map((t) => ({ rate: String(t.vatRate), base: t.base, vat: t.amount }));

@@ -1,7 +1,8 @@
+import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { type InvoiceLine, invoiceLinesRepository } from '../invoice-lines.repository.ts';
 import type { InvoiceRow } from '../invoices.repository.ts';
-import { currencyDigits, verifactuQrUrl } from '../rules/verifactu.ts';
+import { verifactuQrUrl } from '../rules/verifactu.ts';
 import { type VerifactuRecord, verifactuRecordsRepository } from '../verifactu-records.repository.ts';
 
 /** An invoice or credit note as issued, with its lines and, under VERI*FACTU, its record. */
@@ -19,7 +20,7 @@ export function qrUrlOf(row: InvoiceRow, qrBase: string): string {
     number: row.number,
     issueDate: row.issueDate,
     total: row.total,
-    currencyDigits: currencyDigits(row.currency),
+    currencyDigits: minorDigits(row.currency),
   });
 }
 

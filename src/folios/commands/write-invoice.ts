@@ -2,6 +2,7 @@ import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { randomToken } from '../../infra/crypto/tokens.ts';
+import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -9,7 +10,7 @@ import { invoiceCountersRepository } from '../invoice-counters.repository.ts';
 import { type InvoiceLine, invoiceLinesRepository } from '../invoice-lines.repository.ts';
 import { type InvoiceRow, invoicesRepository, type Party } from '../invoices.repository.ts';
 import { invoiceNumber, type VatEntry } from '../rules/invoice-totals.ts';
-import { currencyDigits, verifactuFields, verifactuHash } from '../rules/verifactu.ts';
+import { verifactuFields, verifactuHash } from '../rules/verifactu.ts';
 import { verifactuChainHeadsRepository } from '../verifactu-chain-heads.repository.ts';
 import { type VerifactuRecord, verifactuRecordsRepository } from '../verifactu-records.repository.ts';
 import type { FolioContext } from './folio-context.ts';
@@ -97,7 +98,7 @@ export async function writeInvoice(
       recipientTaxId: draft.recipient.taxId,
       vatTotal: draft.taxes.reduce((sum, t) => sum + t.amount, 0),
       total: draft.total,
-      currencyDigits: currencyDigits(reservation.currency),
+      currencyDigits: minorDigits(reservation.currency),
       previousHash: head.lastHash,
       generatedAt: issuedAt,
       timezone: hotel.timezone,

@@ -40,18 +40,6 @@ export function aeatAmount(minor: number, currencyDigits = 2): string {
   return `${sign}${units}.${rest}`;
 }
 
-/** Minor-unit digits of an ISO 4217 currency, as the runtime knows them (2 when it does not). */
-export function currencyDigits(currency: string): number {
-  try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
-  } catch {
-    return 2;
-  }
-}
-
 /** `YYYY-MM-DD` → `DD-MM-YYYY`, the agency's date. */
 export function aeatDate(date: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
