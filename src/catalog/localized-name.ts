@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TString, Type } from '@sinclair/typebox';
 import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
 
 /** The languages a catalogue may name things in (API.md 9): those the pages and messages speak. */
@@ -16,32 +16,42 @@ export type LocalizedNames = { en?: string; es?: string; pt?: string };
 const NameText = Type.String({ minLength: 1, pattern: NAME_CHARACTERS_PATTERN });
 
 /**
- * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema
- * carries `localizedName` so the catalogue's validation can say which form went wrong, and
- * `errorMessage` for what it says (see `infra/http/schema-errors.ts`).
+ * A catalogue text (API.md 9, 9.1): `text` as a plain string, or an object of texts by language.
+ * The schema carries `localizedName` so the catalogue's validation can say which form went wrong,
+ * and `errorMessage` for what it says (see `infra/http/schema-errors.ts`).
  */
-export const CatalogName = Type.Union(
-  [
-    NameText,
-    Type.Object(
-      { en: Type.Optional(NameText), es: Type.Optional(NameText), pt: Type.Optional(NameText) },
-      {
-        additionalProperties: false,
-        minProperties: 1,
-        // What a hotel reads for a name object that names no language, or a wrong one.
-        errorMessage: {
-          additionalProperties: 'is not a language names may be given in: use "en", "es" or "pt"',
-          minProperties: 'must give the name in at least one language: "en", "es" or "pt"',
+export function localizedText<T extends TString>(
+  text: T,
+  noun: 'name' | 'text',
+  example: string,
+  description: string,
+) {
+  return Type.Union(
+    [
+      text,
+      Type.Object(
+        { en: Type.Optional(text), es: Type.Optional(text), pt: Type.Optional(text) },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          // What a hotel reads for an object that names no language, or a wrong one.
+          errorMessage: {
+            additionalProperties: `is not a language ${noun}s may be given in: use "en", "es" or "pt"`,
+            minProperties: `must give the ${noun} in at least one language: "en", "es" or "pt"`,
+          },
         },
-      },
-    ),
-  ],
-  {
-    localizedName: true,
-    errorMessage:
-      'must be a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
-    description: 'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
-  },
+      ),
+    ],
+    { localizedName: true, errorMessage: `must be ${example}`, description },
+  );
+}
+
+/** A catalogue name (API.md 9): a plain string, or an object of names by language. */
+export const CatalogName = localizedText(
+  NameText,
+  'name',
+  'a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
+  'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
 );
 export type CatalogName = Static<typeof CatalogName>;
 
