@@ -1,5 +1,5 @@
 import { eachNight, hotelToday, nightsBetween } from '../../dates/dates.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import { NightStore } from '../../hotel-calendar/night-store.ts';
 import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
 import { AppError, validationProblem } from '../../infra/http/problems.ts';
