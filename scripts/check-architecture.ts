@@ -51,7 +51,7 @@ const LAYERS: string[][] = [
   ['context.ts'],
   ['hotel-calendar'],
   ['messages'],
-  ['checkin', 'channels', 'staff'],
+  ['checkin', 'channels', 'staff', 'folios'],
   ['booking'],
   ['pages'],
   ['app.ts'],

@@ -19,6 +19,8 @@ import type { AppContext } from './context.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { WEBHOOKS_DOCUMENT } from './events/webhooks.docs.ts';
 import { webhooksRoutes } from './events/webhooks.routes.ts';
+import { folioRoutes } from './folios/folio.routes.ts';
+import { invoicesRoutes } from './folios/invoices.routes.ts';
 import { calendarRoutes } from './hotel-calendar/calendar.routes.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { clientErrorHandler } from './infra/http/client-errors.ts';
@@ -143,6 +145,8 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(messagesRoutes, { ctx });
   await app.register(staffRoutes, { ctx });
   await app.register(webhooksRoutes, { ctx });
+  await app.register(folioRoutes, { ctx });
+  await app.register(invoicesRoutes, { ctx });
 };
 
 /** Builds the HTTP application; the server and the tests share it. */

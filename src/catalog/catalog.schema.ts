@@ -136,6 +136,31 @@ export const RestrictionDef = Type.Object({
 });
 export type RestrictionDef = Static<typeof RestrictionDef>;
 
+/** A short invoice series: letters and digits, the number's prefix (`F2027-000001`). */
+const Series = Type.String({
+  pattern: '^[A-Z0-9]{1,10}$',
+  description: 'invoice series: 1-10 capital letters or digits',
+});
+const LegalText = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', description });
+
+/** The hotel's legal details for invoices (API.md 13); without them it does not invoice. */
+export const LegalDef = Type.Object({
+  name: LegalText(200, 'the legal name of the business that invoices'),
+  taxId: Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9.-]{0,29}$',
+    description: 'tax id (Spain: NIF), letters, digits, dots or dashes',
+  }),
+  address: LegalText(500, 'the postal address printed on invoices'),
+  country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+  invoiceSeries: Type.Optional(Series),
+  creditNoteSeries: Type.Optional(Series),
+  verifactu: Type.Optional(Type.Boolean({ description: 'chain each invoice as VERI*FACTU requires' })),
+});
+export type LegalDef = Static<typeof LegalDef>;
+/** `legal` after loading: series and VERI*FACTU filled in. */
+export type Legal = Required<LegalDef>;
+
 export const HotelDef = Type.Object({
   id: Id,
   name: CatalogName,
@@ -177,6 +202,7 @@ export const HotelDef = Type.Object({
   services: Type.Optional(Type.Array(ServiceDef)),
   taxes: Type.Optional(Type.Array(TaxDef)),
   restrictions: Type.Optional(Type.Array(RestrictionDef)),
+  legal: Type.Optional(LegalDef),
 });
 export type HotelDef = Static<typeof HotelDef>;
 
@@ -216,5 +242,7 @@ export interface Hotel extends HotelSelling {
   services: ServiceDef[];
   taxes: TaxDef[];
   restrictions: RestrictionDef[];
+  /** The legal details invoices carry; absent = the hotel does not invoice. */
+  legal?: Legal;
 }
 export type RatePlan = Hotel['ratePlans'][number];

@@ -179,6 +179,13 @@ export const EnvSchema = Type.Object({
     300_000,
     'how long one SMTP step may wait for the server; an attempt’s lease is 2 × this + 5 s',
   ),
+  verifactuQrUrl: text(
+    'VERIFACTU_QR_URL',
+    'https://www2.agenciatributaria.gob.es/wlpl/TIKE-CONT/ValidarQR',
+    'the address a VERI*FACTU invoice’s QR code points at (API.md 13): the agency’s, or its test one',
+    /^https?:\/\/[^\s?#]+$/,
+    'VERIFACTU_QR_URL must be an http(s) URL without a query (got "{got}")',
+  ),
   dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
   redisUrl: optionalText('REDIS_URL'),
   logLevel: oneOf(

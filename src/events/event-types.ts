@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'calendar.updated',
   'channel.conflict',
   'message.failed',
+  'invoice.issued',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -67,6 +67,28 @@ export const paymentLedger = {
     return Number(rows[0]?.id);
   },
 
+  /**
+   * A reservation's card money as its folio shows it (API.md 13): charges and the refunds made or on
+   * their way, oldest first; refused refunds and disputes (no money moved by Innkeep) left out.
+   */
+  async ofReservation(
+    ex: Executor,
+    reservationId: number,
+  ): Promise<{ id: number; kind: 'charge' | 'refund'; amount: number; providerRef: string; at: Date }[]> {
+    const { rows } = await ex.query<{
+      id: number;
+      kind: 'charge' | 'refund';
+      amount: number;
+      providerRef: string;
+      at: Date;
+    }>(
+      `SELECT id, kind, amount, provider_ref AS "providerRef", created_at AS at FROM payments
+       WHERE reservation_id = $1 AND kind IN ('charge', 'refund') AND status <> 'failed' ORDER BY id`,
+      [reservationId],
+    );
+    return rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount) }));
+  },
+
   /** The reservation a provider's charge paid for, if any. */
   async chargeOwner(
     ex: Executor,

@@ -62,6 +62,19 @@ export function withDefaults(hotel: HotelDef): Hotel {
     })),
     taxes: (hotel.taxes ?? []).map(knownTaxFields),
     restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
+    ...(hotel.legal
+      ? {
+          legal: {
+            name: hotel.legal.name,
+            taxId: hotel.legal.taxId,
+            address: hotel.legal.address,
+            country: hotel.legal.country,
+            invoiceSeries: hotel.legal.invoiceSeries ?? 'F',
+            creditNoteSeries: hotel.legal.creditNoteSeries ?? 'R',
+            verifactu: hotel.legal.verifactu ?? false,
+          },
+        }
+      : {}),
   };
 }
 

@@ -30,6 +30,10 @@ function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[
   if (!isTimeZone(hotel.timezone)) {
     problems.push(`${at}/timezone: unknown IANA time zone ${JSON.stringify(hotel.timezone)}`);
   }
+  // One counter per series: a credit note numbered in the invoices' series would take their numbers.
+  if (hotel.legal && (hotel.legal.invoiceSeries ?? 'F') === (hotel.legal.creditNoteSeries ?? 'R')) {
+    problems.push(`${at}/legal/creditNoteSeries: must differ from invoiceSeries`);
+  }
   const roomTypeIds = new Set(hotel.roomTypes.map((rt) => rt.id));
   const ratePlanIds = new Set(hotel.ratePlans.map((rp) => rp.id));
   problems.push(

@@ -11,6 +11,11 @@ const CONSTRAINT_PROBLEMS: Record<string, { code: ProblemCode; detail: string }>
     code: 'quote_already_used',
     detail: 'This quote already became a reservation; retry with the same Idempotency-Key to get it again.',
   },
+  // An invoice is corrected by one credit note: a concurrent second one lost (migration 090).
+  invoices_one_correction: {
+    code: 'already_corrected',
+    detail: 'This invoice already has a credit note.',
+  },
 };
 
 /** The name of the constraint a statement violated (23xxx), on both engines. */
