@@ -36,7 +36,6 @@ const ALLOWED: Record<string, Rule[]> = GIVEN
       'hotel-calendar/external-holds.ts': ['sql'],
       'hotel-calendar/freed-rooms.ts': ['sql'],
       'hotel-calendar/room-counts.ts': ['sql'],
-      'messages/messages.service.ts': ['service'],
       'channels/ical/ical.service.ts': ['service'],
       'channels/ical/ical.routes.ts': ['routes-repository'],
     };

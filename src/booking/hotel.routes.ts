@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { NameLanguage } from '../catalog/localized-name.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
+import type { Language } from '../infra/i18n/languages.ts';
 import { namer, requestLanguage, withLanguage } from './answer-language.ts';
 import { HotelParams, PublicHotel } from './hotel.schemas.ts';
 
@@ -11,7 +11,7 @@ import { HotelParams, PublicHotel } from './hotel.schemas.ts';
  * The public description of a hotel: what a guest may choose before searching, and the names a
  * page shows for what a search, quote or reservation names by id (rate plans, taxes).
  */
-export function publicHotel(hotel: Hotel, lang: NameLanguage | null = null): PublicHotel {
+export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicHotel {
   const names = namer(hotel, lang);
   return {
     id: hotel.id,

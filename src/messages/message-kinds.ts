@@ -11,8 +11,8 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 /** What the hotel may send again by hand (API.md 10). */
 export const RESENDABLE_KINDS = ['booking_confirmation', 'checkin_invitation'] as const;
 
-export const LANGUAGES = ['en', 'es', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** The languages messages are written in: Innkeep's one list. */
+export { LANGUAGES, type Language } from '../infra/i18n/languages.ts';
 
 export type MessageStatus = 'queued' | 'sent' | 'failed';
 
