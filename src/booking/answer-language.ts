@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { nameIn } from '../catalog/localized-name.ts';
+import { type Line, type Named, namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
 import { type Language, preferredLanguage } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
@@ -29,36 +29,6 @@ export function languageHeaders(lang: Language | null): Record<string, string> {
 /** Sets `languageHeaders` on a reply that is sent as is. */
 export function withLanguage(reply: FastifyReply, lang: Language | null): FastifyReply {
   return reply.headers(languageHeaders(lang));
-}
-
-type Named = { id: string; name: string };
-type Line = { type: 'room' | 'service' | 'tax'; code: string; name: string };
-
-/** One hotel's names in one language, by id; unknown ids keep the name they came with. */
-export function namer(hotel: Hotel | undefined, lang: Language | null) {
-  const find = <T extends { name: string }>(list: readonly T[] | undefined, key: (x: T) => string) => {
-    return (id: string, fallback: string): string => {
-      if (!hotel || lang === null) return fallback;
-      const entity = list?.find((x) => key(x) === id);
-      return entity ? nameIn(entity, lang) : fallback;
-    };
-  };
-  const roomType = find(hotel?.roomTypes, (r) => r.id);
-  const ratePlan = find(hotel?.ratePlans, (r) => r.id);
-  const service = find(hotel?.services, (s) => s.id);
-  const tax = find(hotel?.taxes, (t) => t.code);
-  return {
-    hotel: (fallback: string) => (hotel && lang ? nameIn(hotel, lang) : fallback),
-    roomType: <T extends Named>(r: T): T => ({ ...r, name: roomType(r.id, r.name) }),
-    ratePlan: <T extends Named>(r: T): T => ({ ...r, name: ratePlan(r.id, r.name) }),
-    service: <T extends Named>(s: T): T => ({ ...s, name: service(s.id, s.name) }),
-    tax: <T extends { code: string; name: string }>(x: T): T => ({ ...x, name: tax(x.code, x.name) }),
-    line: <T extends Line>(l: T): T => {
-      if (l.type === 'room') return { ...l, name: roomType(l.code, l.name) };
-      if (l.type === 'service') return { ...l, name: service(l.code, l.name) };
-      return { ...l, name: tax(l.code, l.name) };
-    },
-  };
 }
 
 type PricedStay = {

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
+import { namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
 import type { Language } from '../infra/i18n/languages.ts';
-import { namer, requestLanguage, withLanguage } from './answer-language.ts';
+import { requestLanguage, withLanguage } from './answer-language.ts';
 import { HotelParams, PublicHotel } from './hotel.schemas.ts';
 
 /**
