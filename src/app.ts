@@ -119,7 +119,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(auditRoutes, { ctx });
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
-  await app.register(calendarRoutes, { db: ctx.db, catalog: ctx.catalog });
+  await app.register(calendarRoutes, { ctx });
   await app.register(icalOperatorRoutes, { ctx });
   await app.register(operatorReservationRoutes, { ctx });
   await app.register(stayRoutes, { ctx });

@@ -1,11 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
-import {
-  type CalendarState,
-  type PriceNightOverride,
-  priceNightKey,
-  type RoomNightOverride,
-  roomNightKey,
-} from './hotel-nights.ts';
+import { type CalendarState, priceNightKey, type RoomNightOverride, roomNightKey } from './hotel-nights.ts';
 
 /** Override fields and their columns: the only names ever put into SQL text here. */
 const ROOM_COLUMNS = {
@@ -17,17 +11,14 @@ const ROOM_COLUMNS = {
   maxStay: ['max_stay', 'integer'],
 } as const satisfies Record<keyof RoomNightOverride, readonly [string, string]>;
 
-const PRICE_COLUMNS = {
-  base: ['base', 'integer'],
-  includedAdults: ['included_adults', 'integer'],
-  extraAdult: ['extra_adult', 'integer'],
-  child: ['child', 'integer'],
-} as const satisfies Record<keyof PriceNightOverride, readonly [string, string]>;
-
-type Columns = Record<string, readonly [string, string]>;
+export type Columns = Record<string, readonly [string, string]>;
 
 /** `col = EXCLUDED.col` and the typed parameters of the fields an update names, from `$first` on. */
-function named<C extends Columns>(columns: C, fields: Partial<Record<keyof C, unknown>>, first: number) {
+export function named<C extends Columns>(
+  columns: C,
+  fields: Partial<Record<keyof C, unknown>>,
+  first: number,
+) {
   const entries = Object.entries(columns).filter(([field]) => fields[field] !== undefined);
   return {
     columns: entries.map(([, [column]]) => column),
@@ -59,7 +50,11 @@ type PriceRow = {
   child: number | null;
 };
 
-/** SQL of the operator calendar: overrides per night, read with the inventory for a range. */
+/**
+ * SQL of `calendar_overrides`: a room type's rooms and restrictions per night. `loadState` reads the
+ * price overrides and the inventory rows of the range with them, in the one round trip every
+ * merged view of the nights costs.
+ */
 export const calendarRepository = {
   /**
    * Overrides and inventory rows of the nights `from`..`to` (inclusive) for `roomTypeIds`: three
@@ -186,38 +181,12 @@ export const calendarRepository = {
     return rows;
   },
 
-  /** Sets the named price fields of every (room type, rate plan) pair on every night. */
-  async setPriceNights(
-    tx: Executor,
-    hotelId: string,
-    plans: ReadonlyArray<{ roomTypeId: string; ratePlanId: string }>,
-    nights: readonly string[],
-    fields: Partial<PriceNightOverride>,
-  ): Promise<void> {
-    const set = named(PRICE_COLUMNS, fields, 5);
-    if (set.columns.length === 0 || plans.length === 0 || nights.length === 0) return;
-    await tx.query(
-      `INSERT INTO calendar_price_overrides (hotel_id, room_type_id, rate_plan_id, night, ${set.columns.join(', ')})
-       SELECT $1, p.room_type_id, p.rate_plan_id, n.night, ${set.params.join(', ')}
-       FROM unnest($2::text[], $3::text[]) AS p(room_type_id, rate_plan_id)
-       CROSS JOIN unnest($4::date[]) AS n(night)
-       ON CONFLICT (hotel_id, room_type_id, rate_plan_id, night) DO UPDATE SET
-         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
-      [hotelId, plans.map((p) => p.roomTypeId), plans.map((p) => p.ratePlanId), nights, ...set.values],
-    );
-  },
-
   /** Deletes the rows of the range left with nothing overridden: the catalogue decides those nights again. */
   async deleteCleared(tx: Executor, hotelId: string, from: string, to: string): Promise<void> {
     await tx.query(
       `DELETE FROM calendar_overrides WHERE hotel_id = $1 AND night BETWEEN $2 AND $3
          AND rooms IS NULL AND stop_sell IS NULL AND closed_to_arrival IS NULL
          AND closed_to_departure IS NULL AND min_stay IS NULL AND max_stay IS NULL`,
-      [hotelId, from, to],
-    );
-    await tx.query(
-      `DELETE FROM calendar_price_overrides WHERE hotel_id = $1 AND night BETWEEN $2 AND $3
-         AND base IS NULL AND included_adults IS NULL AND extra_adult IS NULL AND child IS NULL`,
       [hotelId, from, to],
     );
   },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { CatalogStore } from '../catalog/catalog-store.ts';
-import type { Database } from '../infra/db/database.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
@@ -9,13 +8,11 @@ import { OperatorHeaders, operatorOperation } from '../operator-access/operator.
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { CalendarPatch, CalendarQuery, CalendarView } from './calendar.schemas.ts';
-import { readCalendar, updateCalendar } from './calendar.service.ts';
+import { readCalendar } from './commands/read-calendar.ts';
+import { updateCalendar } from './commands/update-calendar.ts';
 
 /** `/operator/hotels/{hotel}/calendar` (API.md 7.4): rooms, prices and restrictions by night. */
-export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: CatalogStore }> = async (
-  app,
-  { db, catalog },
-) => {
+export const calendarRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/hotels/:hotel/calendar',
     {
@@ -40,9 +37,9 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: 
       },
     },
     async (request) => {
-      const hotel = catalog.get(request.params.hotel);
+      const hotel = ctx.catalog.get(request.params.hotel);
       requireVisibleHotel(operatorOf(request), request.params.hotel, hotel !== undefined);
-      return readCalendar(db, hotel as Hotel, request.query.from, request.query.to);
+      return readCalendar(requestContext(ctx, request), hotel as Hotel, request.query.from, request.query.to);
     },
   );
 
@@ -70,10 +67,12 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<{ db: Database; catalog: 
       }),
     },
     async (request, reply) => {
-      const hotel = catalog.get(request.params.hotel);
+      const hotel = ctx.catalog.get(request.params.hotel);
       requireVisibleHotel(operatorOf(request), request.params.hotel, hotel !== undefined);
       const answer = atomicReply(request, reply, (view: CalendarView) => ({ status: 200, payload: view }));
-      return answer.send(await updateCalendar(db, hotel as Hotel, request.body, answer));
+      return answer.send(
+        await updateCalendar(requestContext(ctx, request), hotel as Hotel, request.body, answer),
+      );
     },
   );
 };

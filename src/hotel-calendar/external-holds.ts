@@ -1,9 +1,9 @@
 import { addDays } from '../dates/dates.ts';
-import type { Executor, Transaction } from '../infra/db/database.ts';
+import type { Transaction } from '../infra/db/database.ts';
 import { holdCalendar } from './calendar-lock.ts';
-import { externalHoldsRepository as repo, type StoredHold } from './external-holds.repository.ts';
-import { createAndLock } from './inventory.repository.ts';
-import { NIGHTS_CHANNEL, NightStore } from './night-store.ts';
+import { channelNightsRepository as nightsRepo } from './channel-nights.repository.ts';
+import { icalHoldsRepository as repo, type StoredHold } from './ical-holds.repository.ts';
+import { createAndLock, inventoryRepository } from './inventory.repository.ts';
 
 /**
  * Rooms held by other channels (docs/api.md §9.1): each external event holds one room of its room type
@@ -102,7 +102,7 @@ export async function replaceHolds(
   for (let i = 0; i < added.length; i += INSERT_SLICE) {
     await repo.insertHolds(tx, target, added.slice(i, i + INSERT_SLICE));
   }
-  const overbooked = await repo.overbooked(tx, hotelId, roomTypeId, today);
+  const overbooked = await nightsRepo.overbooked(tx, hotelId, roomTypeId, today);
   const nights = new Set(nightsCovered([...gone, ...added], today));
   for (const o of overbooked) nights.add(o.night);
   const sorted = [...nights].sort();
@@ -129,7 +129,7 @@ async function settleNights(
 ): Promise<HoldsResult> {
   const rows = await repo.tally(tx, hotelId, roomTypeId, nights, today);
   const was = new Map(
-    (await repo.conflictsOn(tx, hotelId, roomTypeId, nights)).map((b) => [b.night, b.conflicts]),
+    (await nightsRepo.conflictsOn(tx, hotelId, roomTypeId, nights)).map((b) => [b.night, b.conflicts]),
   );
   const settled = rows.map((r) => {
     // Rooms the holds may use: those they hold now plus those left unsold.
@@ -137,30 +137,10 @@ async function settleNights(
     return { night: r.night, holds: r.holds, taken, delta: taken - r.taken };
   });
   const changed = settled.filter((s) => s.delta !== 0);
-  if (changed.length > 0) {
-    const cells = await repo.moveSold(tx, hotelId, roomTypeId, changed);
-    const store = NightStore.of(tx.database);
-    if (store.shared) {
-      await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, cells)]);
-    }
-    tx.onEnd(async (committed) => {
-      if (committed) store.changed(hotelId, cells);
-    });
-  }
-  await repo.saveNights(tx, hotelId, roomTypeId, settled);
-  const open = await repo.overbooked(tx, hotelId, roomTypeId, today);
+  if (changed.length > 0) await inventoryRepository.moveSold(tx, hotelId, roomTypeId, changed);
+  await nightsRepo.saveNights(tx, hotelId, roomTypeId, settled);
+  const open = await nightsRepo.overbooked(tx, hotelId, roomTypeId, today);
   return {
     conflicts: open.map((o) => ({ ...o, grew: o.conflicts > (was.get(o.night) ?? 0) })),
   };
-}
-
-/** Per night of a range: external holds and the overbookings among them, for the calendar. */
-export async function channelNights(
-  db: Executor,
-  hotelId: string,
-  from: string,
-  to: string,
-): Promise<Map<string, { holds: number; taken: number }>> {
-  const rows = await repo.channelNights(db, hotelId, from, to);
-  return new Map(rows.map((r) => [`${r.room_type_id}\u0000${r.night}`, { holds: r.holds, taken: r.taken }]));
 }

@@ -1,38 +1,12 @@
-import { eachNight } from '../dates/dates.ts';
 import type { Executor, Transaction } from '../infra/db/database.ts';
-import { giveFreedRoomsToHolds } from './freed-rooms.ts';
+import { channelNightsRepository } from './channel-nights.repository.ts';
+import { type InventoryChange, pairs, perNight } from './inventory-order.ts';
 import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';
-
-/** A change of rooms held for one room type over a stay: positive takes rooms, negative releases. */
-export interface InventoryChange {
-  roomTypeId: string;
-  checkIn: string;
-  checkOut: string;
-  rooms: number;
-}
 
 export interface NightShortage {
   roomTypeId: string;
   night: string;
   left: number;
-}
-
-/** Nets the changes per (room type, night) and sorts them, the lock order every transaction shares. */
-function perNight(changes: InventoryChange[]) {
-  const deltas = new Map<string, { roomTypeId: string; night: string; delta: number }>();
-  for (const change of changes) {
-    for (const night of eachNight(change.checkIn, change.checkOut)) {
-      const key = `${change.roomTypeId}\u0000${night}`;
-      const entry = deltas.get(key) ?? { roomTypeId: change.roomTypeId, night, delta: 0 };
-      entry.delta += change.rooms;
-      deltas.set(key, entry);
-    }
-  }
-  return [...deltas.values()]
-    .filter((d) => d.delta !== 0)
-    .sort((a, b) =>
-      a.roomTypeId === b.roomTypeId ? (a.night < b.night ? -1 : 1) : a.roomTypeId < b.roomTypeId ? -1 : 1,
-    );
 }
 
 /** The sellable rooms of a night: the calendar's override, else the catalogue count (0 once removed). */
@@ -69,16 +43,6 @@ export async function createAndLock(tx: Executor, hotelId: string, types: string
      FOR UPDATE OF i`,
     [hotelId, types, nights],
   );
-}
-
-/** Sorted (room type, night) pairs of every room type over every night. */
-function pairs(roomTypeIds: readonly string[], nights: readonly string[]) {
-  const types = [...new Set(roomTypeIds)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const sortedNights = [...new Set(nights)].sort();
-  return {
-    types: types.flatMap((t) => sortedNights.map(() => t)),
-    nights: types.flatMap(() => sortedNights),
-  };
 }
 
 export interface RoomsBelowSold {
@@ -126,7 +90,7 @@ export const inventoryRepository = {
          AND i.total <> ${total}`,
       [hotelId, fromNight],
     );
-    await giveFreedRoomsToHolds(tx, hotelId, { fromNight });
+    await channelNightsRepository.giveFreedRoomsToHolds(tx, hotelId, { fromNight });
   },
 
   /**
@@ -179,8 +143,38 @@ export const inventoryRepository = {
          AND i.total <> ${ROOMS_SQL}`,
       params,
     );
-    await giveFreedRoomsToHolds(tx, hotelId, { roomTypeIds: types, nights: dates });
+    await channelNightsRepository.giveFreedRoomsToHolds(tx, hotelId, { roomTypeIds: types, nights: dates });
     return [];
+  },
+
+  /**
+   * Moves `sold` by each night's delta (rows locked by the caller): external holds taking or giving
+   * back rooms. As `apply`, each row's `version` moves, the other processes are notified at commit
+   * and, once committed, this process's night store takes the new values.
+   */
+  async moveSold(
+    tx: Transaction,
+    hotelId: string,
+    roomTypeId: string,
+    changes: ReadonlyArray<{ night: string; delta: number }>,
+  ): Promise<void> {
+    const { rows } = await tx.query<{ cells: InventoryCell[] | null }>(
+      `WITH u AS (
+         UPDATE inventory i SET sold = i.sold + t.delta, version = i.version + 1
+         FROM unnest($3::date[], $4::int[]) AS t(night, delta)
+         WHERE i.hotel_id = $1 AND i.room_type_id = $2 AND i.night = t.night
+         RETURNING i.room_type_id, i.night, i.total, i.sold, i.version
+       ) SELECT json_agg(json_build_array(room_type_id, night, total, sold, version)) AS cells FROM u`,
+      [hotelId, roomTypeId, changes.map((c) => c.night), changes.map((c) => c.delta)],
+    );
+    const cells = rows[0]?.cells ?? [];
+    const store = NightStore.of(tx.database);
+    if (store.shared) {
+      await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, cells)]);
+    }
+    tx.onEnd(async (committed) => {
+      if (committed) store.changed(hotelId, cells);
+    });
   },
 
   /**
@@ -218,7 +212,7 @@ export const inventoryRepository = {
     if (cells.length === deltas.length) {
       const released = deltas.filter((d) => d.delta < 0);
       if (released.length > 0) {
-        const held = await giveFreedRoomsToHolds(tx, hotelId, {
+        const held = await channelNightsRepository.giveFreedRoomsToHolds(tx, hotelId, {
           roomTypeIds: released.map((d) => d.roomTypeId),
           nights: released.map((d) => d.night),
         });

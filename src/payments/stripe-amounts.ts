@@ -1,3 +1,5 @@
+import { minorDigits } from '../infra/currency.ts';
+
 /**
  * Our money is in ISO 4217 minor units (JPY 0 decimals, EUR 2, KWD 3); Stripe's `amount` is in its
  * own "smallest unit", which differs for a few currencies (docs.stripe.com/currencies):
@@ -25,13 +27,6 @@ const STRIPE_ZERO_DECIMAL = new Set([
 ]);
 const STRIPE_THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
 
-/** Decimals of a currency's minor unit in ISO 4217 (as our Money uses it). */
-export function isoDecimals(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  );
-}
-
 function stripeDecimals(currency: string): number {
   if (STRIPE_ZERO_DECIMAL.has(currency)) return 0;
   if (STRIPE_THREE_DECIMAL.has(currency)) return 3;
@@ -44,7 +39,7 @@ function stripeDecimals(currency: string): number {
  */
 export function toStripeAmount(amount: number, currency: string): number | null {
   const code = currency.toUpperCase();
-  const shift = stripeDecimals(code) - isoDecimals(code);
+  const shift = stripeDecimals(code) - minorDigits(code);
   if (shift >= 0) {
     const stripe = amount * 10 ** shift;
     if (STRIPE_THREE_DECIMAL.has(code) && stripe % 10 !== 0) return null;
@@ -57,6 +52,6 @@ export function toStripeAmount(amount: number, currency: string): number | null 
 /** Stripe's `amount` → our minor units (exact: Stripe's unit is never coarser than ours here). */
 export function fromStripeAmount(amount: number, currency: string): number {
   const code = currency.toUpperCase();
-  const shift = stripeDecimals(code) - isoDecimals(code);
+  const shift = stripeDecimals(code) - minorDigits(code);
   return shift >= 0 ? Math.round(amount / 10 ** shift) : amount * 10 ** -shift;
 }

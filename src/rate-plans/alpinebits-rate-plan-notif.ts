@@ -1,4 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import { minorDigits } from '../infra/currency.ts';
 import type { Database } from '../infra/db/database.ts';
 import { applyRatePlanChanges, RatePlanChangeError } from './apply-rate-plans.ts';
 import { parseRatePlanNotif, RatePlanNotifError } from './rate-plan-notif.parse.ts';
@@ -58,17 +59,6 @@ function error(code: 392 | 402 | 450, text: string) {
   return answer({ Errors: { Error: [{ '@_Type': '13', '@_Code': String(code), '#text': text }] } });
 }
 
-const digitsOf = (currency: string) => {
-  try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
-  } catch {
-    return 2;
-  }
-};
-
 /**
  * Parses the message, checks the hotel (one of the key's) and its currency, and applies every
  * RatePlan in one transaction: all or nothing. Errors answer the standard's `Errors` with HTTP 200.
@@ -79,7 +69,7 @@ export async function handleRatePlanNotif(
 ): Promise<{ status: number; xml: string }> {
   let notif: ReturnType<typeof parseRatePlanNotif>;
   try {
-    notif = parseRatePlanNotif(input.xml, digitsOf);
+    notif = parseRatePlanNotif(input.xml, minorDigits);
   } catch (e) {
     if (e instanceof RatePlanNotifError) return error(450, e.message);
     throw e;

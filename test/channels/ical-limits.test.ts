@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sealLegacyUrls } from '../../src/channels/ical/ical.service.ts';
+import { sealLegacyUrls } from '../../src/channels/ical/commands/seal-legacy-urls.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import { hashSecret } from '../../src/infra/crypto/tokens.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';

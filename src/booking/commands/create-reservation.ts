@@ -1,8 +1,8 @@
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
-import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
+import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
@@ -16,9 +16,8 @@ import type { QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import { policyAsOf } from '../rules/cancellation-policy.ts';
-import { priceRoomsUnderPlan } from '../rules/plan-pricing.ts';
 import type { StayPrice } from '../rules/pricing.ts';
-import { findRestriction } from '../rules/restrictions.ts';
+import { checkStayRules } from '../rules/stay-rules.ts';
 import type { Authority } from './authority.ts';
 import { shortageError } from './availability-problems.ts';
 import type { CommandContext } from './command-context.ts';
@@ -95,26 +94,15 @@ export async function createReservation(
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
     // nights either committed before (and is seen here) or waits until this booking has ended.
     const today = hotelToday(hotel.timezone, now);
-    const violation = findRestriction(
-      hotel,
-      {
-        roomTypeId: quote.roomType.id,
-        ratePlanId: quote.ratePlan.id,
-        checkIn: quote.checkIn,
-        checkOut: quote.checkOut,
-        today,
-      },
-      await loadHotelNightsForWrite(tx, hotel, quote.checkIn, quote.checkOut, [quote.roomType.id]),
-    );
-    // An occupancy-priced plan's own booking and offer rules, as they stand now (the price stays the quote's).
-    const planned = plan.pricing
-      ? priceRoomsUnderPlan(hotel, roomTypeOf(hotel, quote), plan.pricing, { ...quote, today })
-      : null;
-    const planViolation = planned && !planned.ok ? planned.restriction : undefined;
-    if (violation ?? planViolation) {
-      const broken = (violation ?? planViolation) as NonNullable<typeof planViolation>;
-      throw new AppError('restriction_window', broken.message, {
-        errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...broken }],
+    const nights = await loadHotelNightsForWrite(tx, hotel, quote.checkIn, quote.checkOut, [
+      quote.roomType.id,
+    ]);
+    // The hotel's restrictions and an occupancy-priced plan's own booking and offer rules, as they
+    // stand now (the price stays the quote's, so a plan's other refusals do not apply).
+    const { violation } = checkStayRules(hotel, nights, roomTypeOf(hotel, quote), plan, { ...quote, today });
+    if (violation) {
+      throw new AppError('restriction_window', violation.message, {
+        errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
       });
     }
     const shortages = await inventoryRepository.apply(tx, hotel.id, [

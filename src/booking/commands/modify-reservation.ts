@@ -1,6 +1,6 @@
 import { hotelToday } from '../../dates/dates.ts';
-import { loadHotelNightsForWrite } from '../../hotel-calendar/calendar.service.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
+import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { tellGuest } from '../../messages/outbox.ts';

@@ -1,5 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
+import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import { evaluateStay, type StayEvaluation } from '../rules/availability.ts';
 import type { StayInput } from '../rules/stay-validation.ts';
 import type { BookingContext } from './command-context.ts';

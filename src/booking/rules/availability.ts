@@ -2,10 +2,10 @@ import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.
 import { type HotelNights, hotelNights, sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
-import { priceRoomsUnderPlan } from './plan-pricing.ts';
 import { type PriceOptions, priceStay, type StayPrice } from './pricing.ts';
-import { findRestriction, type RestrictionViolation } from './restrictions.ts';
+import type { RestrictionViolation } from './restrictions.ts';
 import type { Stay } from './stay.ts';
+import { checkStayRules } from './stay-rules.ts';
 
 export type StayRequest = Stay & {
   /** The hotel's calendar date now. */
@@ -68,19 +68,9 @@ export function evaluateStay(
     // An occupancy-priced plan may refuse the party or find no rate: that plan makes no offer.
     const missed: Array<PlanRefusal | null> = [];
     for (const ratePlan of ratePlans) {
-      const query = {
-        roomTypeId: roomType.id,
-        ratePlanId: ratePlan.id,
-        checkIn: req.checkIn,
-        checkOut: req.checkOut,
-        today: req.today,
-      };
-      const violation = findRestriction(hotel, query, nights);
-      const planned =
-        ratePlan.pricing && !violation ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, req) : null;
-      const refused = planned && !planned.ok ? planned : null;
-      violations.push(violation ?? (refused?.restriction ? { ...refused.restriction } : null));
-      missed.push(refused && !refused.restriction ? refused : null);
+      const { violation, refused } = checkStayRules(hotel, nights, roomType, ratePlan, req);
+      violations.push(violation);
+      missed.push(refused);
     }
     if (missed.length > 0 && missed.every((m) => m?.reason === 'occupancy')) {
       unavailable.push({ roomType, reason: 'occupancy', message: missed[0]?.message ?? '' });

@@ -1,4 +1,5 @@
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import { minorDigits } from '../../infra/currency.ts';
 import { type PlanPrice, type PlanRefusal, pricePlanStay } from '../../rate-plans/price-plan-stay.ts';
 import type { Occupancy, PlanPricing } from '../../rate-plans/rate-plan.model.ts';
 import { splitParty } from './party.ts';
@@ -11,23 +12,6 @@ export function occupancyOf(roomType: RoomTypeDef): Occupancy {
     maxOccupancy: roomType.maxOccupancy,
     maxChildren: roomType.maxChildren,
   };
-}
-
-/** Minor-unit digits of an ISO 4217 currency (2 unless the runtime knows better). */
-const digits = new Map<string, number>();
-export function minorDigits(currency: string): number {
-  let known = digits.get(currency);
-  if (known === undefined) {
-    try {
-      known =
-        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-          .maximumFractionDigits ?? 2;
-    } catch {
-      known = 2;
-    }
-    digits.set(currency, known);
-  }
-  return known;
 }
 
 export type PlannedRooms = { ok: true; rooms: PlanPrice[] } | PlanRefusal;

@@ -1,3 +1,4 @@
+import { minorDigits } from '../../infra/currency.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 
 /**
@@ -10,8 +11,7 @@ import type { ReservationRow } from '../../reservations/reservation.row.ts';
 
 /** A decimal in major units, as `AmountAfterTax` wants it. */
 export function majorUnits(minor: number, currency: string): string {
-  const digits =
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits = minorDigits(currency);
   return (minor / 10 ** digits).toFixed(digits);
 }
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import ical from 'ical-generator';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { addDays, hotelToday } from '../../dates/dates.ts';
-import { loadHotelNights } from '../../hotel-calendar/calendar.service.ts';
 import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import type { FeedRow } from './ical.repository.ts';
+import type { FeedRow } from './ical-feeds.repository.ts';
 
 /** The booking window assumed for a hotel without one (as search's night store does). */
 const DEFAULT_WINDOW = 365;

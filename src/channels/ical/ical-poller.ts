@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { type ClaimWorker, startClaimWorker } from '../../infra/outbox/claim-worker.ts';
-import { type ImportRow, icalRepository as repo } from './ical.repository.ts';
-import { sealLegacyUrls, syncImport } from './ical.service.ts';
+import { sealLegacyUrls } from './commands/seal-legacy-urls.ts';
+import { syncImport } from './commands/sync-import.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
+import { type ImportRow, icalImportsRepository as repo } from './ical-imports.repository.ts';
 
 /** Imports fetched at once by one process; the rest wait for a free slot. */
 const BATCH = 4;

@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, type RequestContext, requestContext } from '../../context.ts';
 import { problemResponses } from '../../infra/http/problem-schema.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { writeSchema } from '../../infra/http/write-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../../operator-access/operator.docs.ts';
 import { HotelParams } from '../../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../../operator-access/operator-auth.ts';
+import { createFeed } from './commands/create-feed.ts';
+import { createImport } from './commands/create-import.ts';
+import { deleteFeed } from './commands/delete-feed.ts';
+import { deleteImport } from './commands/delete-import.ts';
+import { listFeeds } from './commands/list-feeds.ts';
+import { listImports } from './commands/list-imports.ts';
+import { readFeed } from './commands/read-feed.ts';
+import { syncImportById } from './commands/sync-import.ts';
 import {
   CreatedFeed,
   CreateFeedBody,
@@ -19,17 +27,6 @@ import {
   ImportList,
   importView,
 } from './ical.schemas.ts';
-import {
-  createFeed,
-  createImport,
-  deleteFeed,
-  deleteImport,
-  feedOfToken,
-  icalRepository,
-  syncImportById,
-  uidHost,
-} from './ical.service.ts';
-import { feedDocument } from './ical-export.ts';
 
 const notFound = () => new AppError('not_found', 'No calendar at this address.');
 
@@ -65,10 +62,8 @@ export const icalRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request, reply) => {
       const match = /^([0-9a-z_]+)\.ics$/.exec(request.params.file);
       if (!match) throw notFound();
-      const feed = await feedOfToken(ctx, match[1] as string);
-      const hotel = feed ? ctx.catalog.get(feed.hotelId) : undefined;
-      if (!feed || !hotel) throw notFound();
-      const document = await feedDocument(ctx.db, hotel, feed, ctx.clock.now(), uidHost(ctx));
+      const document = await readFeed(requestContext(ctx, request), match[1] as string);
+      if (!document) throw notFound();
       reply.header('etag', document.etag).header('cache-control', 'private, no-cache');
       const tags = (request.headers['if-none-match'] ?? '')
         .split(',')
@@ -116,7 +111,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
     async (request, reply) => {
       const hotel = hotelOf(request, operatorOf(request));
-      const { feed, url } = await createFeed(ctx, hotel, request.body.roomTypeId);
+      const { feed, url } = await createFeed(requestContext(ctx, request), hotel, request.body.roomTypeId);
       reply.header('cache-control', 'no-store').code(201);
       return { id: feed.id, roomTypeId: feed.roomTypeId, createdAt: feed.createdAt.toISOString(), url };
     },
@@ -137,7 +132,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
     async (request) => {
       const hotel = hotelOf(request, operatorOf(request));
-      const feeds = await icalRepository.feedsOf(ctx.db, hotel.id);
+      const feeds = await listFeeds(requestContext(ctx, request), hotel.id);
       return {
         data: feeds.map((f) => ({
           id: f.id,
@@ -154,7 +149,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     operationId: string,
     summary: string,
     description: string,
-    remove: (ctx: AppContext, id: string, hotelIds: readonly string[] | null) => Promise<unknown>,
+    remove: (ctx: RequestContext, id: string, hotelIds: readonly string[] | null) => Promise<unknown>,
   ) =>
     app.delete(
       path,
@@ -173,7 +168,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         },
       },
       async (request, reply) => {
-        await remove(ctx, request.params.id, operatorOf(request).hotelIds);
+        await remove(requestContext(ctx, request), request.params.id, operatorOf(request).hotelIds);
         return reply.code(204).send();
       },
     );
@@ -212,7 +207,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
     async (request, reply) => {
       const hotel = hotelOf(request, operatorOf(request));
-      const row = await createImport(ctx, hotel, request.body);
+      const row = await createImport(requestContext(ctx, request), hotel, request.body);
       return reply.code(201).send(importView(row));
     },
   );
@@ -235,7 +230,7 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
     async (request) => {
       const hotel = hotelOf(request, operatorOf(request));
-      return { data: (await icalRepository.importsOf(ctx.db, hotel.id)).map(importView) };
+      return { data: (await listImports(requestContext(ctx, request), hotel.id)).map(importView) };
     },
   );
 
@@ -267,6 +262,9 @@ export const icalOperatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: { 200: IcalImport, ...problemResponses(...AUTH, 'not_found') },
       },
     },
-    async (request) => importView(await syncImportById(ctx, request.params.id, operatorOf(request).hotelIds)),
+    async (request) =>
+      importView(
+        await syncImportById(requestContext(ctx, request), request.params.id, operatorOf(request).hotelIds),
+      ),
   );
 };

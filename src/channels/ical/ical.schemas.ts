@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Name, StorableString } from '../../infra/http/text-schemas.ts';
-import type { ImportRow } from './ical.repository.ts';
+import type { ImportRow } from './ical-imports.repository.ts';
 
 /** The iCal feeds' wire format (docs/api.md §9.1). */
 

@@ -1,10 +1,10 @@
+import { minorDigits } from '../../infra/currency.ts';
 import type { Texts } from './texts.ts';
 
 /** Money in minor units as the guest's locale writes it (`552,00 €`). */
 export function formatMoney(texts: Texts, money: { amount: number; currency: string }): string {
   const format = new Intl.NumberFormat(texts.locale, { style: 'currency', currency: money.currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(money.amount / 10 ** digits);
+  return format.format(money.amount / 10 ** minorDigits(money.currency));
 }
 
 /** A hotel-local calendar date, written out (`Monday 1 March 2027`). */

@@ -1,6 +1,7 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { nameIn } from '../../catalog/localized-name.ts';
 import { zonedInstant } from '../../dates/dates.ts';
+import { minorDigits } from '../../infra/currency.ts';
 import type { Reservation } from '../../reservations/reservation.schemas.ts';
 import type { Language, MessageKind } from '../message-kinds.ts';
 import { reservationCalendar } from './ics.ts';
@@ -123,9 +124,7 @@ export function renderMessage(m: MessageToRender): RenderedMessage {
         hotelName,
         hotelEmail: m.hotel.email,
         total: r.total,
-        fractionDigits:
-          new Intl.NumberFormat('en', { style: 'currency', currency: r.total.currency }).resolvedOptions()
-            .maximumFractionDigits ?? 2,
+        fractionDigits: minorDigits(r.total.currency),
         url: `${m.publicBaseUrl}/book/${encodeURIComponent(m.hotel.id)}`,
       })
     : null;

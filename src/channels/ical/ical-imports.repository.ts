@@ -1,19 +1,13 @@
 import type { Executor } from '../../infra/db/database.ts';
+import { type FeedRecord, feedOf } from './ical-feeds.repository.ts';
 
-/** SQL of the iCal feeds (export) and imports (docs/api.md §9.1). */
-
-export interface FeedRow {
-  id: string;
-  hotelId: string;
-  roomTypeId: string;
-  createdAt: Date;
-}
+/** SQL of the iCal imports (`ical_imports`, docs/api.md §9.1): their URLs, claims and last fetches. */
 
 export interface ImportRow {
   id: string;
   hotelId: string;
   roomTypeId: string;
-  /** The feed's URL, encrypted (ical.service.ts `importUrl` reads it) … */
+  /** The feed's URL, encrypted (commands/import-url.ts `importUrl` reads it) … */
   urlCiphertext: Buffer | null;
   /** … or, for a row of before encryption not yet sealed, in clear. */
   legacyUrl: string | null;
@@ -28,11 +22,9 @@ export interface ImportRow {
   lastConflicts: number | null;
 }
 
-const FEED_COLUMNS = 'id, hotel_id, room_type_id, created_at';
 const IMPORT_COLUMNS = `id, hotel_id, room_type_id, url, url_ciphertext, url_host, name, created_at, last_fetch_at, last_status,
   last_error, last_events, last_conflicts`;
 
-type FeedRecord = { id: string; hotel_id: string; room_type_id: string; created_at: Date };
 type ImportRecord = FeedRecord & {
   url: string | null;
   url_ciphertext: Buffer | Uint8Array | null;
@@ -45,13 +37,6 @@ type ImportRecord = FeedRecord & {
   last_conflicts: number | null;
 };
 
-const feed = (r: FeedRecord): FeedRow => ({
-  id: r.id,
-  hotelId: r.hotel_id,
-  roomTypeId: r.room_type_id,
-  createdAt: new Date(r.created_at),
-});
-
 /** The host of a URL stored before encryption (checked at creation, so it parses). */
 const hostOf = (url: string | null): string => {
   try {
@@ -62,7 +47,7 @@ const hostOf = (url: string | null): string => {
 };
 
 const imported = (r: ImportRecord): ImportRow => ({
-  ...feed(r),
+  ...feedOf(r),
   urlCiphertext: r.url_ciphertext ? Buffer.from(r.url_ciphertext) : null,
   legacyUrl: r.url,
   host: r.url_host ?? hostOf(r.url),
@@ -84,44 +69,7 @@ export interface SealedUrl {
 /** The advisory-lock space of import creations (see calendar-lock.ts and migrate.ts for the others). */
 const IMPORTS_LOCK_SPACE = 7_150_043;
 
-export const icalRepository = {
-  async insertFeed(
-    db: Executor,
-    row: { id: string; hotelId: string; roomTypeId: string; tokenHash: Buffer },
-  ) {
-    const { rows } = await db.query<FeedRecord>(
-      `INSERT INTO ical_feeds (id, hotel_id, room_type_id, token_hash) VALUES ($1, $2, $3, $4)
-       RETURNING ${FEED_COLUMNS}`,
-      [row.id, row.hotelId, row.roomTypeId, row.tokenHash],
-    );
-    return feed(rows[0] as FeedRecord);
-  },
-
-  async feedByTokenHash(db: Executor, tokenHash: Buffer): Promise<FeedRow | null> {
-    const { rows } = await db.query<FeedRecord>(
-      `SELECT ${FEED_COLUMNS} FROM ical_feeds WHERE token_hash = $1`,
-      [tokenHash],
-    );
-    return rows[0] ? feed(rows[0]) : null;
-  },
-
-  async feedsOf(db: Executor, hotelId: string): Promise<FeedRow[]> {
-    const { rows } = await db.query<FeedRecord>(
-      `SELECT ${FEED_COLUMNS} FROM ical_feeds WHERE hotel_id = $1 ORDER BY created_at, id`,
-      [hotelId],
-    );
-    return rows.map(feed);
-  },
-
-  async feedById(db: Executor, id: string): Promise<FeedRow | null> {
-    const { rows } = await db.query<FeedRecord>(`SELECT ${FEED_COLUMNS} FROM ical_feeds WHERE id = $1`, [id]);
-    return rows[0] ? feed(rows[0]) : null;
-  },
-
-  async deleteFeed(db: Executor, id: string): Promise<void> {
-    await db.query('DELETE FROM ical_feeds WHERE id = $1', [id]);
-  },
-
+export const icalImportsRepository = {
   async insertImport(
     db: Executor,
     row: { id: string; hotelId: string; roomTypeId: string; name: string } & SealedUrl,

@@ -1,0 +1,53 @@
+/**
+ * How a reader follows a use case through the code (docs/architecture.md, "One shape per feature"):
+ * a depth-first walk of the imports of one file of `src/`, each file read once, in the order its
+ * imports are written, leaving out the layers every feature uses (`infra/`, `calendar/`, `config`).
+ * It counts the files read and the climbs back up: each time the next file read lies in a higher
+ * layer than the one just read (the walk went down into a lower feature and the reader returns).
+ *
+ *   node --import tsx scripts/import-walk.ts src/booking/commands/create-reservation.ts [src-dir]
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+
+const start = resolve(process.argv[2] ?? 'src/booking/commands/create-reservation.ts');
+const src = resolve(process.argv[3] ?? 'src');
+// The layers of scripts/check-architecture.ts, read from its text (importing it would run the check).
+const checker = readFileSync(
+  resolve(dirname(new URL(import.meta.url).pathname), 'check-architecture.ts'),
+  'utf8',
+);
+const table = /const LAYERS: string\[\]\[\] = \[([\s\S]*?)\n\];/.exec(checker)?.[1] ?? '';
+const LAYERS = [...table.matchAll(/^\s*\[(.*)\],/gm)].map((m) =>
+  [...(m[1] as string).matchAll(/'([^']+)'/g)].map((n) => n[1]),
+);
+const SKIPPED = new Set(['infra', 'calendar', 'config', 'config.ts']);
+
+const moduleOf = (file: string) => relative(src, file).split('/')[0] as string;
+const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.includes(moduleOf(file)));
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)) {
+    const target = resolve(dirname(file), m[1] as string);
+    if (!SKIPPED.has(moduleOf(target))) found.push(target);
+  }
+  return found;
+}
+
+const order: string[] = [];
+const seen = new Set<string>();
+(function walk(file: string) {
+  if (seen.has(file)) return;
+  seen.add(file);
+  order.push(file);
+  for (const next of importsOf(file)) walk(next);
+})(start);
+
+let climbs = 0;
+for (let i = 1; i < order.length; i++)
+  if (layerOf(order[i] as string) > layerOf(order[i - 1] as string)) climbs++;
+if (process.env.WALK_LIST) for (const f of order) console.log(layerOf(f), relative(src, f));
+const folders = new Set(order.map((f) => dirname(relative(src, f))));
+console.log(`${order.length} files in ${folders.size} folders, ${climbs} climbs back up`);
