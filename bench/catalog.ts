@@ -83,6 +83,17 @@ const SERVICE_SETS = [[], ['breakfast'], ['parking'], ['breakfast', 'parking']];
 const CHILDREN = [[], [7], [4, 11]];
 
 /**
+ * The i-th price calendar request (API.md 9.1): 60 nights from a different first night (2–481 days
+ * ahead) and a party as search's, what a date picker asks for two months at a time.
+ */
+export function calendarPath(i: number): string {
+  const { checkIn, adults, children, rooms } = searchStay(i);
+  const kids = children.length > 0 ? `&children=${children.join(',')}` : '';
+  const to = dayFromNow(Math.round((Date.parse(checkIn) - Date.parse(dayFromNow(0))) / 86_400_000) + 60);
+  return `/api/v1/booking/hotels/${HOTEL_ID}/calendar?from=${checkIn}&to=${to}&adults=${adults}&rooms=${rooms}${kids}`;
+}
+
+/**
  * The i-th search body: a different stay on every request (arrival 2–481 days ahead, 1–7 nights,
  * 1–3 adults, 0–2 children, 1–2 rooms as the party needs, any set of services), taken in a mixed radix so the first
  * 241,920 requests of a run are all different: no response cache could stand in for the search.

@@ -208,7 +208,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '| `BENCH_CONNECTIONS` | 50 | concurrent connections |',
     '| `BENCH_RESERVATIONS_PER_ROUND` | 1500 | reservations booked per reservation round |',
     '| `BENCH_VARIANTS` | embedded,pg1,pg2 | PostgreSQL variants are skipped when no server answers at `PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) |',
-    '| `BENCH_SCENARIOS` | search,quote,reservation,reservation-webhook,checkin-read | |',
+    '| `BENCH_SCENARIOS` | search,calendar,quote,reservation,reservation-webhook,checkin-read | `calendar`: the price calendar of 60 nights (API.md 9.1) |',
     "| `BENCH_SECTIONS` | throughput,growth,soak,view | `view`: the in-memory view's size for 50 hotels × 50 room types × 500 nights |",
     '| `BENCH_GROWTH_SIZES` | 1000,100000,1000000 | stored reservations for the growth runs |',
     '| `BENCH_GROWTH_TYPES` | 1,50 | room types compared at the middle size (50 against the 4 of the size runs for the goal) |',

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
-import { searchStay, stays, writeCatalog } from './catalog.ts';
+import { calendarPath, searchStay, stays, writeCatalog } from './catalog.ts';
 import { type LoadResult, type LoadSpec, load } from './load.ts';
 import {
   createDatabase,
@@ -45,7 +45,7 @@ export const settings = {
   growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
   sections: list('BENCH_SECTIONS', 'throughput,growth,soak,view'),
   variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
-  scenarios: list('BENCH_SCENARIOS', 'search,quote,reservation,reservation-webhook,checkin-read'),
+  scenarios: list('BENCH_SCENARIOS', 'search,calendar,quote,reservation,reservation-webhook,checkin-read'),
   label: process.env.BENCH_LABEL ?? 'latest',
   out: process.env.BENCH_OUT ?? join(ROOT, 'BENCHMARKS.md'),
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR ?? '',
@@ -322,6 +322,17 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           path: () => `/api/v1/booking/${scenario === 'search' ? 'availability/search' : 'quote'}`,
           body: (i) =>
             scenario === 'search' ? searchBody(i) : (quoteBodies[i % quoteBodies.length] as string),
+          connections: settings.connections,
+          duration: settings.duration,
+        };
+        await warm(spec);
+        const r = await alternate(() => load(urls, spec), baseline);
+        results.throughput.push({ variant, scenario, processes, ...r });
+      } else if (scenario === 'calendar') {
+        // The price calendar of 60 nights (API.md 9.1: a few milliseconds), beside search's figure.
+        const spec: LoadSpec = {
+          method: 'GET',
+          path: calendarPath,
           connections: settings.connections,
           duration: settings.duration,
         };

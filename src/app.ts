@@ -7,6 +7,7 @@ import { bookingRoutes } from './booking/booking.routes.ts';
 import { CreatedReservation } from './booking/booking.schemas.ts';
 import { operatorReservationRoutes, stayRoutes } from './booking/operator-reservations.routes.ts';
 import { reservationListRoutes } from './booking/reservation-list.routes.ts';
+import { mediaRoutes } from './catalog/media.routes.ts';
 import { hotelsRoutes } from './catalog/operator-hotels.routes.ts';
 import { ALPINEBITS_SECURITY_SCHEME, alpineBitsRoutes } from './channels/alpinebits/alpinebits.routes.ts';
 import { icalOperatorRoutes, icalRoutes } from './channels/ical/ical.routes.ts';
@@ -226,6 +227,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
   await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
+  await app.register(mediaRoutes, { catalog: ctx.catalog, dataDir: ctx.config.dataDir });
   await app.register(pagesPlugin, {
     catalog: ctx.catalog,
     payments: { stripeJsUrl: ctx.config.stripe?.jsUrl ?? null },

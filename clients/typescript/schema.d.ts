@@ -80,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/booking/hotels/{hotel}/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lowest price and rules per night for a party
+         * @description One entry per night from `from` up to the night before `to` (at most 366): `available` when a room type the party fits has the rooms left that night under a rate plan that sells it (no stop-sell), `fromPrice` the lowest room price of that night among them, all rooms together (what a search’s `nightly` shows for that night), and the arrival rules a date picker needs. Answered from memory like search (up to about a second late). Nights before today are not available and closed to arrival.
+         */
+        get: operations["getPriceCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/booking/quote": {
         parameters: {
             query?: never;
@@ -2199,14 +2219,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description postal address, in the answer’s language */
+                        address?: string;
                         /** @description HH:MM, hotel time */
                         checkInTime: string;
                         /** @description HH:MM, hotel time */
                         checkOutTime: string;
                         /** @description ISO 4217 code of every price */
                         currency: string;
+                        /** @description in the answer’s language */
+                        description?: string;
                         id: string;
+                        location?: {
+                            lat: number;
+                            lon: number;
+                        };
                         name: string;
+                        photos?: {
+                            /** @description alternative text in the answer’s language */
+                            alt: string;
+                            /** @description pixels of `src` (null: a URL photo) */
+                            height: number | null;
+                            /** @description the photo: a `/media/…` JPEG of this service (up to 960 pixels wide), or the catalogue’s URL */
+                            src: string;
+                            /** @description JPEG sizes, `url 480w, …` (empty for a URL photo) */
+                            srcset: string;
+                            /** @description the same sizes in WebP */
+                            webpSrcset?: string;
+                            /** @description pixels of `src` (null: a URL photo) */
+                            width: number | null;
+                        }[];
                         /** @description the rate plans, as offers of a search name them */
                         ratePlans: {
                             id: string;
@@ -2215,6 +2257,14 @@ export interface operations {
                             refundable: boolean;
                         }[];
                         roomTypes: {
+                            /** @description amenity codes (docs/api.md §9.1) */
+                            amenities?: ("wifi" | "air_conditioning" | "heating" | "balcony" | "terrace" | "sea_view" | "city_view" | "garden_view" | "bathtub" | "walk_in_shower" | "kitchenette" | "minibar" | "coffee_maker" | "tv" | "desk" | "safe" | "hairdryer" | "step_free_access" | "non_smoking" | "soundproofing" | "washing_machine" | "pets_allowed")[];
+                            beds?: {
+                                count: number;
+                                type: "single" | "double" | "queen" | "king" | "sofa_bed" | "bunk";
+                            }[];
+                            /** @description in the answer’s language */
+                            description?: string;
                             id: string;
                             /** @description per room */
                             maxAdults: number;
@@ -2223,6 +2273,22 @@ export interface operations {
                             /** @description guests per room */
                             maxOccupancy: number;
                             name: string;
+                            photos?: {
+                                /** @description alternative text in the answer’s language */
+                                alt: string;
+                                /** @description pixels of `src` (null: a URL photo) */
+                                height: number | null;
+                                /** @description the photo: a `/media/…` JPEG of this service (up to 960 pixels wide), or the catalogue’s URL */
+                                src: string;
+                                /** @description JPEG sizes, `url 480w, …` (empty for a URL photo) */
+                                srcset: string;
+                                /** @description the same sizes in WebP */
+                                webpSrcset?: string;
+                                /** @description pixels of `src` (null: a URL photo) */
+                                width: number | null;
+                            }[];
+                            /** @description square metres */
+                            sizeM2?: number;
                         }[];
                         services: {
                             amount: {
@@ -2241,6 +2307,127 @@ export interface operations {
                         }[];
                         /** @description IANA time zone; stay dates are calendar dates in it */
                         timezone: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPriceCalendar: {
+        parameters: {
+            query: {
+                adults: number;
+                children?: string | string[];
+                /**
+                 * @description hotel-local date YYYY-MM-DD
+                 * @example 2027-03-01
+                 */
+                from: string;
+                rooms: number;
+                /** @description hotel-local date after `from`: the nights from `from` up to the night before `to`, at most 366 */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description hotel id
+                 * @example harbour-view
+                 */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description some room type the party fits has the rooms left that night under some rate plan that sells it */
+                            available: boolean;
+                            /** @description no arrival that day (a restriction, a past day, or beyond the booking window) */
+                            closedToArrival: boolean;
+                            /** @description no departure that day */
+                            closedToDeparture: boolean;
+                            /**
+                             * Format: date
+                             * @description hotel-local date YYYY-MM-DD
+                             * @example 2027-03-01
+                             */
+                            date: string;
+                            /** @description the lowest room price of the night, all rooms together (a search’s `nightly` for that night); null when not available */
+                            fromPrice: components["schemas"]["Money"] | null;
+                            /** @description fewest nights of a stay arriving that day; null: no minimum */
+                            minStay: number | null;
+                        }[];
                     };
                 };
             };

@@ -25,6 +25,7 @@ import { createReservation, type NewReservation } from './commands/create-reserv
 import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
+import { priceCalendarRoutes } from './price-calendar.routes.ts';
 import { changeReservation, MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   AuthHeaders,
@@ -50,6 +51,7 @@ function asGuest(ctx: AppContext, request: FastifyRequest) {
 /** HTTP for the booking flow: each handler maps the request to one service call and back. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   await app.register(hotelRoutes, { ctx });
+  await app.register(priceCalendarRoutes, { ctx });
   await app.register(availabilityRoutes, { ctx });
   app.post(
     '/reservations',

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { namer } from '../catalog/catalog-names.ts';
+import { nameIn } from '../catalog/localized-name.ts';
+import { type PhotoView, photoView } from '../catalog/photos/photo-sizes.ts';
+import type { Photo } from '../catalog/selling.schema.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
@@ -14,16 +17,41 @@ import { HotelParams, PublicHotel } from './hotel.schemas.ts';
  */
 export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicHotel {
   const names = namer(hotel, lang);
+  const text = (t: { name: string; names?: Record<string, string> } | undefined) =>
+    t === undefined ? undefined : nameIn(t, lang ?? 'en');
+  const photos = (list: Photo[] | undefined, alt: string) =>
+    list?.map((p) => photoView(p, lang, alt)).filter((p): p is PhotoView => p !== null);
+  const hotelName = names.hotel(hotel.name);
   return {
     id: hotel.id,
-    name: names.hotel(hotel.name),
+    name: hotelName,
     timezone: hotel.timezone,
     currency: hotel.currency,
     checkInTime: hotel.checkInTime,
     checkOutTime: hotel.checkOutTime,
-    roomTypes: hotel.roomTypes.map(({ id, name, maxAdults, maxChildren, maxOccupancy }) =>
-      names.roomType({ id, name, maxAdults, maxChildren, maxOccupancy }),
-    ),
+    ...defined({
+      description: text(hotel.description),
+      photos: photos(hotel.photos, hotelName),
+      address: text(hotel.address),
+      location: hotel.location,
+    }),
+    roomTypes: hotel.roomTypes.map((rt) => {
+      const { id, name, maxAdults, maxChildren, maxOccupancy } = names.roomType(rt);
+      return {
+        id,
+        name,
+        maxAdults,
+        maxChildren,
+        maxOccupancy,
+        ...defined({
+          description: text(rt.description),
+          photos: photos(rt.photos, name),
+          sizeM2: rt.sizeM2,
+          beds: rt.beds,
+          amenities: rt.amenities,
+        }),
+      };
+    }),
     ratePlans: hotel.ratePlans.map(({ id, name, refundable, prepayment }) =>
       names.ratePlan({ id, name, refundable, prepayment }),
     ),
@@ -32,6 +60,11 @@ export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicH
     ),
     taxes: hotel.taxes.map(({ code, name, type }) => names.tax({ code, name, type })),
   };
+}
+
+/** The object without its undefined fields (a field the catalogue does not give is left out). */
+function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export const hotelRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

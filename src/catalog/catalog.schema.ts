@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { NAME_PATTERN } from '../infra/http/text-schemas.ts';
 import { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { CatalogName, type Named } from './localized-name.ts';
+import { type HotelSelling, hotelSelling, type RoomTypeSelling, roomTypeSelling } from './selling.schema.ts';
 
 /**
  * The catalogue file (API.md section 6). Unknown properties are tolerated (and reported as
@@ -51,8 +52,9 @@ export const RoomTypeDef = Type.Object({
   roomNumbers: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 20, pattern: NAME_PATTERN }), { maxItems: 100_000 }),
   ),
+  ...roomTypeSelling,
 });
-export type RoomTypeDef = Loaded<Static<typeof RoomTypeDef>>;
+export type RoomTypeDef = Loaded<Omit<Static<typeof RoomTypeDef>, keyof RoomTypeSelling>> & RoomTypeSelling;
 
 export const RoomPrice = Type.Object({
   base: MinorUnits,
@@ -169,6 +171,7 @@ export const HotelDef = Type.Object({
       description: 'days before check-in the check-in invitation goes out; overrides CHECKIN_INVITE_DAYS',
     }),
   ),
+  ...hotelSelling,
   roomTypes: Type.Array(RoomTypeDef),
   ratePlans: Type.Array(RatePlanDef),
   services: Type.Optional(Type.Array(ServiceDef)),
@@ -186,7 +189,7 @@ export type CatalogFile = Static<typeof CatalogFile>;
  * yearly (`--MM-DD`); the catalogue store hands it out with those expanded into dated periods
  * (`expandYearlyPeriods` in `recurrence.ts`), the only form the per-night rules are given.
  */
-export interface Hotel {
+export interface Hotel extends HotelSelling {
   id: string;
   name: string;
   names?: Named['names'];

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { CatalogFile, type Hotel } from './catalog.schema.ts';
+import { checkPhotoFiles } from './photos/photo-files.ts';
 import { withDefaults } from './validate/defaults.ts';
 import { crossReferenceProblems } from './validate/hotel-problems.ts';
 import { schemaProblems, unknownProperties } from './validate/schema-problems.ts';
@@ -36,8 +38,18 @@ export function parseCatalog(json: unknown, source?: string): LoadedCatalog {
   return { hotels: file.hotels.map(withDefaults), warnings };
 }
 
-/** Reads and validates a catalogue file; every failure is a CatalogError naming the file. */
-export async function loadCatalogFile(path: string): Promise<LoadedCatalog> {
+/**
+ * Reads and validates a catalogue file, and checks its photo files (relative to its folder); every
+ * failure is a CatalogError naming the file (and each bad photo file).
+ */
+export async function loadCatalogFile(file: string): Promise<LoadedCatalog> {
+  const loaded = await readCatalogFile(file);
+  const problems = await checkPhotoFiles(loaded.hotels, path.dirname(path.resolve(file)));
+  if (problems.length > 0) throw invalidCatalog(problems, file);
+  return loaded;
+}
+
+async function readCatalogFile(path: string): Promise<LoadedCatalog> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

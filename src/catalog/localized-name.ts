@@ -18,35 +18,45 @@ const LANGUAGE_CHOICE = `${LANGUAGES.slice(0, -1)
 const NameText = Type.String({ minLength: 1, pattern: NAME_CHARACTERS_PATTERN });
 
 /**
- * A catalogue name (API.md 9): a plain string, or an object of names by language. The schema
- * carries `localizedName` so the catalogue's validation can say which form went wrong, and
- * `errorMessage` for what it says (see `infra/http/schema-errors.ts`).
+ * A catalogue text (API.md 9, 9.1): `text` as a plain string, or an object of texts by language.
+ * The schema carries `localizedName` so the catalogue's validation can say which form went wrong,
+ * and `errorMessage` for what it says (see `infra/http/schema-errors.ts`).
  */
-export const CatalogName = Type.Union(
-  [
-    NameText,
-    Type.Object(
-      Object.fromEntries(LANGUAGES.map((l) => [l, Type.Optional(NameText)])) as Record<
-        Language,
-        TOptional<TString>
-      >,
-      {
-        additionalProperties: false,
-        minProperties: 1,
-        // What a hotel reads for a name object that names no language, or a wrong one.
-        errorMessage: {
-          additionalProperties: `is not a language names may be given in: use ${LANGUAGE_CHOICE}`,
-          minProperties: `must give the name in at least one language: ${LANGUAGE_CHOICE}`,
+export function localizedText<T extends TString>(
+  text: T,
+  noun: 'name' | 'text',
+  example: string,
+  description: string,
+) {
+  return Type.Union(
+    [
+      text,
+      Type.Object(
+        Object.fromEntries(LANGUAGES.map((l) => [l, Type.Optional(text)])) as unknown as Record<
+          Language,
+          TOptional<T>
+        >,
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          // What a hotel reads for an object that names no language, or a wrong one.
+          errorMessage: {
+            additionalProperties: `is not a language ${noun}s may be given in: use ${LANGUAGE_CHOICE}`,
+            minProperties: `must give the ${noun} in at least one language: ${LANGUAGE_CHOICE}`,
+          },
         },
-      },
-    ),
-  ],
-  {
-    localizedName: true,
-    errorMessage:
-      'must be a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
-    description: 'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
-  },
+      ),
+    ],
+    { localizedName: true, errorMessage: `must be ${example}`, description },
+  );
+}
+
+/** A catalogue name (API.md 9): a plain string, or an object of names by language. */
+export const CatalogName = localizedText(
+  NameText,
+  'name',
+  'a name ("Double Room") or names by language ({ "en": "Double Room", "es": "Habitación doble", "pt": "Quarto duplo" })',
+  'a name, or names by language: { "en": "Double Room", "es": "Habitación doble" }',
 );
 export type CatalogName = Static<typeof CatalogName>;
 

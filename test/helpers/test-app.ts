@@ -43,6 +43,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   hotels: HotelDef[];
+  /** Load the catalogue from this file instead (as `npm start` does: photo files checked), not `hotels`. */
+  catalogFile?: string;
   env?: Record<string, string>;
   payments?: PaymentProvider;
   /** Wraps the engine the app uses (fault injection at the transaction seam); `db` stays the real one. */
@@ -93,6 +95,7 @@ export async function startTestApp(
     MAIL_WORKER: 'false',
     // With DATABASE_URL the service needs one issuer for the deployment (the config refuses otherwise).
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, PUBLIC_BASE_URL: 'https://innkeep.test' } : {}),
+    ...(options.catalogFile ? { CATALOG_FILE: options.catalogFile } : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -109,7 +112,9 @@ export async function startTestApp(
   // The same engine and database as DATABASE_URL above; the runtime migrates it.
   const db = await testFileDatabase(config.dbPoolSize, { migrate: false });
   const clock = new TestClock();
-  const { hotels } = parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] });
+  const hotels = options.catalogFile
+    ? undefined
+    : parseCatalog({ hotels: options.hotels.length > 0 ? options.hotels : [makeHotel()] }).hotels;
   const runtime = await createRuntime(config, logger, {
     db: options.wrapDb ? options.wrapDb(db) : db,
     hotels,

@@ -7,6 +7,8 @@ import { busy, clearProblem, problemMessage, showProblem } from '../shared/forms
 import { date, instant, language, money, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { servicePricing, unavailableReason } from '../shared/words.js';
+import { nightsPicker } from './nights-picker.js';
+import { hotelIntro, roomShowcase } from './showcase.js';
 
 const hotelId = document.body.dataset.hotel;
 const state = {
@@ -161,13 +163,16 @@ function renderSearch() {
   );
   show(
     h('h1', {}, state.hotel.name),
+    hotelIntro(state.hotel),
     h(
       'p',
       { class: 'muted' },
       t('book.intro', { checkIn: state.hotel.checkInTime, checkOut: state.hotel.checkOutTime }),
     ),
+    nightsPicker(hotelId, form, () => readStay(form)),
     form,
     renderResults(),
+    roomShowcase(state.hotel),
   );
   if (state.searchProblem) showProblem(form, state.searchProblem);
 }

@@ -46,7 +46,7 @@ export type StayToPrice = Stay & {
 };
 
 /** Room price rule: base + extraAdult per adult above includedAdults + child per child. */
-function roomNightAmount(price: NightPrice, room: RoomParty): number {
+export function roomNightAmount(price: NightPrice, room: RoomParty): number {
   return (
     price.base +
     price.extraAdult * Math.max(0, room.adults - price.includedAdults) +

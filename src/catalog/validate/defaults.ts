@@ -1,5 +1,6 @@
 import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
 import { loadName } from '../localized-name.ts';
+import type { Photo, PhotoDef } from '../selling.schema.ts';
 
 /** The longest unpaid stay when the hotel sets none (API.md 6). */
 export const DEFAULT_MAX_UNPAID_NIGHTS = 30;
@@ -17,6 +18,10 @@ export function withDefaults(hotel: HotelDef): Hotel {
     maxUnpaidNights: hotel.maxUnpaidNights ?? DEFAULT_MAX_UNPAID_NIGHTS,
     ...(hotel.email !== undefined ? { email: hotel.email } : {}),
     ...(hotel.checkinInviteDays !== undefined ? { checkinInviteDays: hotel.checkinInviteDays } : {}),
+    ...(hotel.description !== undefined ? { description: loadName(hotel.description) } : {}),
+    ...(hotel.photos ? { photos: hotel.photos.map(loadPhoto) } : {}),
+    ...(hotel.address !== undefined ? { address: loadName(hotel.address) } : {}),
+    ...(hotel.location ? { location: { lat: hotel.location.lat, lon: hotel.location.lon } } : {}),
     roomTypes: hotel.roomTypes.map((rt) => ({
       id: rt.id,
       ...loadName(rt.name),
@@ -26,6 +31,11 @@ export function withDefaults(hotel: HotelDef): Hotel {
       maxOccupancy: rt.maxOccupancy,
       ...pickDefined(rt, ['minOccupancy', 'standardOccupancy']),
       ...(rt.roomNumbers ? { roomNumbers: [...rt.roomNumbers] } : {}),
+      ...(rt.description !== undefined ? { description: loadName(rt.description) } : {}),
+      ...(rt.photos ? { photos: rt.photos.map(loadPhoto) } : {}),
+      ...(rt.sizeM2 !== undefined ? { sizeM2: rt.sizeM2 } : {}),
+      ...(rt.beds ? { beds: rt.beds.map((b) => ({ type: b.type, count: b.count })) } : {}),
+      ...(rt.amenities ? { amenities: [...new Set(rt.amenities)] } : {}),
     })),
     ratePlans: hotel.ratePlans.map((rp) => ({
       id: rp.id,
@@ -53,6 +63,16 @@ export function withDefaults(hotel: HotelDef): Hotel {
     taxes: (hotel.taxes ?? []).map(knownTaxFields),
     restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
   };
+}
+
+/**
+ * A photo as the file gives it. A file is checked and measured later (`photos/photo-files.ts`, which
+ * needs the catalogue's folder): until then its `hash` is empty and its path the one given.
+ */
+function loadPhoto(photo: PhotoDef): Photo {
+  const alt = photo.alt !== undefined ? { alt: loadName(photo.alt) } : {};
+  if ('url' in photo) return { url: photo.url, ...alt };
+  return { file: { path: photo.file, hash: '', width: 0, height: 0 }, ...alt };
 }
 
 /** A tax as the file gives it. */
