@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { NAME_LANGUAGES, type NameLanguage, nameIn } from '../catalog/localized-name.ts';
+import { type Line, type Named, namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
-import { preferredLanguage } from '../infra/http/accept-language.ts';
+import { type Language, preferredLanguage } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 
@@ -13,49 +13,22 @@ import { etagOf, reservationView } from '../reservations/reservation.view.ts';
  * by id, from the catalogue as it is now.
  */
 
-/** The language asked for, or null (no header, or none the catalogue names things in). */
-export function requestLanguage(request: FastifyRequest): NameLanguage | null {
-  return preferredLanguage(request.headers['accept-language'], NAME_LANGUAGES);
+/**
+ * The language asked for, or null (no header, or none Innkeep speaks): `Accept-Language` read once,
+ * here at the edge; commands are handed the language (`?? FALLBACK_LANGUAGE` where one is needed).
+ */
+export function requestLanguage(request: FastifyRequest): Language | null {
+  return preferredLanguage(request.headers['accept-language']);
 }
 
 /** The headers of an answer holding names: its language, and that it depends on the asked one. */
-export function languageHeaders(lang: NameLanguage | null): Record<string, string> {
+export function languageHeaders(lang: Language | null): Record<string, string> {
   return { 'content-language': lang ?? 'en', vary: 'Accept-Language' };
 }
 
 /** Sets `languageHeaders` on a reply that is sent as is. */
-export function withLanguage(reply: FastifyReply, lang: NameLanguage | null): FastifyReply {
+export function withLanguage(reply: FastifyReply, lang: Language | null): FastifyReply {
   return reply.headers(languageHeaders(lang));
-}
-
-type Named = { id: string; name: string };
-type Line = { type: 'room' | 'service' | 'tax'; code: string; name: string };
-
-/** One hotel's names in one language, by id; unknown ids keep the name they came with. */
-export function namer(hotel: Hotel | undefined, lang: NameLanguage | null) {
-  const find = <T extends { name: string }>(list: readonly T[] | undefined, key: (x: T) => string) => {
-    return (id: string, fallback: string): string => {
-      if (!hotel || lang === null) return fallback;
-      const entity = list?.find((x) => key(x) === id);
-      return entity ? nameIn(entity, lang) : fallback;
-    };
-  };
-  const roomType = find(hotel?.roomTypes, (r) => r.id);
-  const ratePlan = find(hotel?.ratePlans, (r) => r.id);
-  const service = find(hotel?.services, (s) => s.id);
-  const tax = find(hotel?.taxes, (t) => t.code);
-  return {
-    hotel: (fallback: string) => (hotel && lang ? nameIn(hotel, lang) : fallback),
-    roomType: <T extends Named>(r: T): T => ({ ...r, name: roomType(r.id, r.name) }),
-    ratePlan: <T extends Named>(r: T): T => ({ ...r, name: ratePlan(r.id, r.name) }),
-    service: <T extends Named>(s: T): T => ({ ...s, name: service(s.id, s.name) }),
-    tax: <T extends { code: string; name: string }>(x: T): T => ({ ...x, name: tax(x.code, x.name) }),
-    line: <T extends Line>(l: T): T => {
-      if (l.type === 'room') return { ...l, name: roomType(l.code, l.name) };
-      if (l.type === 'service') return { ...l, name: service(l.code, l.name) };
-      return { ...l, name: tax(l.code, l.name) };
-    },
-  };
 }
 
 type PricedStay = {
@@ -66,11 +39,7 @@ type PricedStay = {
 };
 
 /** A quote or reservation with its room type, rate plan, lines and included taxes named in `lang`. */
-export function namedStay<T extends PricedStay>(
-  hotel: Hotel | undefined,
-  stay: T,
-  lang: NameLanguage | null,
-): T {
+export function namedStay<T extends PricedStay>(hotel: Hotel | undefined, stay: T, lang: Language | null): T {
   if (lang === null || !hotel) return stay;
   const names = namer(hotel, lang);
   return {
@@ -83,7 +52,7 @@ export function namedStay<T extends PricedStay>(
 }
 
 /** The answer of a PATCH or cancel: the reservation as it is now, named in the caller's language. */
-export const currentReservation = (ctx: AppContext, lang: NameLanguage | null) => (row: ReservationRow) => ({
+export const currentReservation = (ctx: AppContext, lang: Language | null) => (row: ReservationRow) => ({
   status: 200,
   headers: { etag: etagOf(row), ...languageHeaders(lang) },
   payload: namedStay(ctx.catalog.get(row.hotelId), reservationView(row), lang),

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
-import { languageHeaders, namedStay, namer, requestLanguage, withLanguage } from './answer-language.ts';
+import { languageHeaders, namedStay, requestLanguage, withLanguage } from './answer-language.ts';
 import { QuoteRequest, QuoteResponse, SearchRequest, SearchResponse } from './availability.schemas.ts';
 import { createQuote } from './commands/create-quote.ts';
 import { searchAvailability } from './commands/search-availability.ts';

@@ -6,6 +6,7 @@ import { authenticate, requiredCredential } from '../infra/http/authenticate.ts'
 import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
+import { FALLBACK_LANGUAGE } from '../infra/i18n/languages.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { Reservation } from '../reservations/reservation.schemas.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
@@ -89,8 +90,8 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         requestContext(ctx, request),
         request.body,
         { kind: 'guest' },
-        // The guest's language when the body names none (API.md 10).
-        { ...answer, acceptLanguage: request.headers['accept-language'] },
+        // The guest's language when the body names none (API.md 10): the one read of Accept-Language.
+        { ...answer, language: lang ?? FALLBACK_LANGUAGE },
       );
       return answer.send(created);
     },

@@ -1,19 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { type NameLanguage, nameIn } from '../catalog/localized-name.ts';
+import { namer } from '../catalog/catalog-names.ts';
+import { nameIn } from '../catalog/localized-name.ts';
 import { type PhotoView, photoView } from '../catalog/photos/photo-sizes.ts';
 import type { Photo } from '../catalog/selling.schema.ts';
 import type { AppContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
-import { namer, requestLanguage, withLanguage } from './answer-language.ts';
+import type { Language } from '../infra/i18n/languages.ts';
+import { requestLanguage, withLanguage } from './answer-language.ts';
 import { HotelParams, PublicHotel } from './hotel.schemas.ts';
 
 /**
  * The public description of a hotel: what a guest may choose before searching, and the names a
  * page shows for what a search, quote or reservation names by id (rate plans, taxes).
  */
-export function publicHotel(hotel: Hotel, lang: NameLanguage | null = null): PublicHotel {
+export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicHotel {
   const names = namer(hotel, lang);
   const text = (t: { name: string; names?: Record<string, string> } | undefined) =>
     t === undefined ? undefined : nameIn(t, lang ?? 'en');

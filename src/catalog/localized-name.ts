@@ -1,12 +1,14 @@
-import { type Static, type TString, Type } from '@sinclair/typebox';
+import { type Static, type TOptional, type TString, Type } from '@sinclair/typebox';
 import { NAME_CHARACTERS_PATTERN } from '../infra/http/text-schemas.ts';
-
-/** The languages a catalogue may name things in (API.md 9): those the pages and messages speak. */
-export const NAME_LANGUAGES = ['en', 'es', 'pt'] as const;
-export type NameLanguage = (typeof NAME_LANGUAGES)[number];
+import { LANGUAGES, type Language } from '../infra/i18n/languages.ts';
 
 /** A name per language, as a catalogue file may give it: `{ "en": "Double Room", "es": … }`. */
-export type LocalizedNames = { en?: string; es?: string; pt?: string };
+export type LocalizedNames = Partial<Record<Language, string>>;
+
+/** `"en", "es" or "pt"`: the languages a catalogue may name things in (API.md 9), as a hotel reads them. */
+const LANGUAGE_CHOICE = `${LANGUAGES.slice(0, -1)
+  .map((l) => `"${l}"`)
+  .join(', ')} or "${LANGUAGES.at(-1)}"`;
 
 /**
  * One name: the characters of the names rule of API.md 1 (`NAME_CHARACTERS_PATTERN`: no control
@@ -30,14 +32,17 @@ export function localizedText<T extends TString>(
     [
       text,
       Type.Object(
-        { en: Type.Optional(text), es: Type.Optional(text), pt: Type.Optional(text) },
+        Object.fromEntries(LANGUAGES.map((l) => [l, Type.Optional(text)])) as unknown as Record<
+          Language,
+          TOptional<T>
+        >,
         {
           additionalProperties: false,
           minProperties: 1,
           // What a hotel reads for an object that names no language, or a wrong one.
           errorMessage: {
-            additionalProperties: `is not a language ${noun}s may be given in: use "en", "es" or "pt"`,
-            minProperties: `must give the ${noun} in at least one language: "en", "es" or "pt"`,
+            additionalProperties: `is not a language ${noun}s may be given in: use ${LANGUAGE_CHOICE}`,
+            minProperties: `must give the ${noun} in at least one language: ${LANGUAGE_CHOICE}`,
           },
         },
       ),
@@ -65,13 +70,13 @@ export type Named = { name: string; names?: LocalizedNames };
 export function loadName(name: CatalogName): Named {
   if (typeof name === 'string') return { name };
   const names: LocalizedNames = {};
-  for (const lang of NAME_LANGUAGES) if (name[lang] !== undefined) names[lang] = name[lang];
+  for (const lang of LANGUAGES) if (name[lang] !== undefined) names[lang] = name[lang];
   // The first given in the file's own order.
   const first = Object.values(name).find((value) => typeof value === 'string') ?? '';
   return { name: names.en ?? first, names };
 }
 
-/** The entity's name in `lang` (`en`, `es`, `pt`), else its plain name (API.md 9). */
-export function nameIn(entity: { name: string; names?: LocalizedNames }, lang: string): string {
-  return entity.names?.[lang as NameLanguage] ?? entity.name;
+/** The entity's name in `lang`, else its plain name (API.md 9): the one way to name a catalogue thing. */
+export function nameIn(entity: { name: string; names?: LocalizedNames }, lang: Language | null): string {
+  return (lang && entity.names?.[lang]) ?? entity.name;
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../infra/db/database.ts';
+import { languageOr } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import type { Reservation } from '../reservations/reservation.schemas.ts';
-import { languageOfGuest } from './language.ts';
 import { messageCapsRepository as caps } from './message-caps.repository.ts';
 
 /**
@@ -65,7 +65,7 @@ export async function changeMessage(
       await caps.fold(tx, pending.id, {
         data: { ...pending.data, reservation: told.reservation, previous },
         to,
-        language: languageOfGuest(row.guest),
+        language: languageOr(row.guest.language),
         byGuest,
       });
     } else {

@@ -19,8 +19,8 @@ export function isStaffMessageKind(kind: string): kind is StaffMessageKind {
 /** What the hotel may send again by hand (API.md 10). */
 export const RESENDABLE_KINDS = ['booking_confirmation', 'checkin_invitation'] as const;
 
-export const LANGUAGES = ['en', 'es', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** The languages messages are written in: Innkeep's one list. */
+export { LANGUAGES, type Language } from '../infra/i18n/languages.ts';
 
 export type MessageStatus = 'queued' | 'sent' | 'failed';
 

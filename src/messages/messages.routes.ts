@@ -7,8 +7,9 @@ import { AUTH_PROBLEMS, OperatorHeaders, operatorOperation } from '../operator-a
 import { OperatorReservationParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import { listMessages } from './commands/list-messages.ts';
+import { resendMessage } from './commands/resend-message.ts';
 import { GuestMessage, GuestMessageList, ResendRequest } from './messages.schemas.ts';
-import { listMessages, resendMessage } from './messages.service.ts';
 import { messageView } from './messages.view.ts';
 
 /** `/operator/reservations/{reservation}/messages` (API.md 10): the guest's e-mails, and sending one again. */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { LANGUAGES } from '../infra/i18n/languages.ts';
 
 /** The operator API of guest messages (API.md 10). */
 
@@ -16,7 +17,7 @@ export const GuestMessage = Type.Object(
       'checkin_completed',
     ] as const),
     to: Type.String({ description: 'the guest’s e-mail address at the time', examples: ['ana@example.com'] }),
-    language: literalUnion(['en', 'es', 'pt'] as const),
+    language: literalUnion(LANGUAGES),
     status: literalUnion(['queued', 'sent', 'failed'] as const),
     attempts: Type.Integer({ minimum: 0 }),
     lastError: Type.Union([Type.String(), Type.Null()], {

@@ -2,10 +2,10 @@ import type { AppContext } from '../context.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { type Executor, isTransaction } from '../infra/db/database.ts';
 import { wakeAfterCommit } from '../infra/db/wake.ts';
+import { languageOr } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
 import { invitationDueAt } from './invitation-time.ts';
-import { languageOfGuest } from './language.ts';
 import { messageCapsRepository } from './message-caps.repository.ts';
 import { addressAllows, changeMessage, lockAddresses } from './message-caps.ts';
 import { type Language, MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
@@ -76,7 +76,7 @@ export async function queueMessages(
       automatic: m.automatic ?? true,
       byGuest: m.byGuest ?? false,
       to: m.to ?? row.guest.email,
-      language: m.language ?? languageOfGuest(row.guest),
+      language: m.language ?? languageOr(row.guest.language),
       data: { code: row.code, ...m.data },
       sendAfter: m.sendAfter ?? null,
     })),
@@ -123,14 +123,14 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
           kind: 'booking_modified',
           data: { reservation: previous, addressChanged: true, newAddress: maskEmail(row.guest.email) },
           to: formerAddress,
-          language: languageOfGuest(news.before.guest),
+          language: languageOr(news.before.guest.language),
           byGuest,
         });
       }
       const invitation = {
         sendAfter: invitationDue(ctx, row),
         to: row.guest.email,
-        language: languageOfGuest(row.guest),
+        language: languageOr(row.guest.language),
       };
       await queueMessages(tx, row, messages, invitation);
       return;

@@ -7,7 +7,9 @@ import { OperatorHeaders, operatorOperation } from './operator.docs.ts';
 import { operatorOf } from './operator-auth.ts';
 
 /** `GET /operator/audit-log` (API.md 7.3): what operators did, newest first. */
-export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: { db: Database } }> = async (app, { ctx }) => {
+export const auditRoutes: FastifyPluginAsyncTypebox<{
+  ctx: { db: Database; operatorKeyHasher: (label: string) => Buffer };
+}> = async (app, { ctx }) => {
   app.get(
     '/audit-log',
     {
@@ -29,7 +31,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: { db: Database } }> =
       },
     },
     async (request) => {
-      const { entries, nextCursor } = await readAuditLog(ctx.db, operatorOf(request), request.query);
+      const { entries, nextCursor } = await readAuditLog(ctx, operatorOf(request), request.query);
       return {
         data: entries.map((e) => ({
           id: e.id,

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
+import { escapeHtml } from '../infra/escape-html.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { isLanguage, LANGUAGES, type Language, languageOfRequest } from '../infra/i18n/languages.ts';
 import { projectFile } from '../infra/project-files.ts';
-import { PAGE_LANGUAGES, type PageLanguage, pickLanguage } from './language.ts';
-import { escapeHtml, renderShell, type Texts } from './shell.ts';
+import { renderShell, type Texts } from './shell.ts';
 import {
   assetUrl,
   contentEtag,
@@ -18,6 +19,15 @@ import {
 
 /** The page code: plain ES modules, CSS and the text catalogues, served as they are (no build). */
 export const WEB_ROOT = projectFile('web/');
+
+/**
+ * The page's language: an explicit `?lang=` wins, then the best `Accept-Language` match (the one
+ * parser of infra/i18n/), then English. The page script may still switch to a choice the guest
+ * saved earlier in this browser.
+ */
+export function pickLanguage(queryLang: unknown, acceptLanguage: string | undefined): Language {
+  return isLanguage(queryLang) ? queryLang : languageOfRequest(acceptLanguage);
+}
 
 /**
  * The pages may load only what this origin serves: no inline script or style, no third party.
@@ -79,8 +89,8 @@ export async function pagesPlugin(
   const assets = loadStaticAssets(WEB_ROOT);
   const asset = (path: string) => assetUrl(assets, path);
   const catalogues = Object.fromEntries(
-    PAGE_LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(`${WEB_ROOT}i18n/${lang}.json`, 'utf8'))]),
-  ) as Record<PageLanguage, Texts>;
+    LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(`${WEB_ROOT}i18n/${lang}.json`, 'utf8'))]),
+  ) as Record<Language, Texts>;
 
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 

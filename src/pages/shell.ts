@@ -1,23 +1,13 @@
-import type { PageLanguage } from './language.ts';
+import { escapeHtml } from '../infra/escape-html.ts';
+import type { Language } from '../infra/i18n/languages.ts';
 
 /** A page's catalogue of texts: flat keys, `{name}` placeholders (web/i18n/<lang>.json). */
 export type Texts = Record<string, string>;
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-
 export interface ShellOptions {
   /** The page's folder under web/, and its script `web/<page>/<page>.js`. */
   page: string;
-  lang: PageLanguage;
+  lang: Language;
   texts: Texts;
   title: string;
   /** Values the script reads from `<body data-…>`: no inline script is needed (CSP). */

@@ -200,6 +200,8 @@ describe('operator keys over HTTP', () => {
     for (const query of [
       '?cursor=nonsense',
       '?cursor=WyJ4IiwieSJd',
+      // A well-formed position the service did not sign: cursors are signed (the one codec).
+      `?cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', 'aud_abc'])).toString('base64url')}`,
       '?limit=0',
       '?limit=201',
       '?limit=x',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { pickLanguage } from '../../src/pages/language.ts';
+import { pickLanguage } from '../../src/pages/pages.plugin.ts';
 import { loadStaticAssets } from '../../src/pages/static-assets.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 

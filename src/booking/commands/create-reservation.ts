@@ -6,8 +6,8 @@ import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
+import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
-import { languageFromAcceptLanguage } from '../../messages/language.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -50,7 +50,7 @@ export async function createReservation(
   ctx: CommandContext,
   body: ReservationRequest,
   booker: Booker,
-  options: WriteOptions<NewReservation> & { acceptLanguage?: string | undefined } = {},
+  options: WriteOptions<NewReservation> & { language?: Language | undefined } = {},
 ): Promise<NewReservation> {
   const stored = await quoteRepository.find(ctx.db, body.quoteId);
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
@@ -126,7 +126,7 @@ export async function createReservation(
       rooms: quote.rooms,
       guest: {
         ...body.guest,
-        language: body.guest.language ?? languageFromAcceptLanguage(options.acceptLanguage),
+        language: body.guest.language ?? options.language ?? FALLBACK_LANGUAGE,
       },
       specialRequests: body.specialRequests ?? null,
       accessTokenHash: hashSecret(accessToken),

@@ -1,4 +1,5 @@
-import { type NameLanguage, nameIn } from '../localized-name.ts';
+import type { Language } from '../../infra/i18n/languages.ts';
+import { nameIn } from '../localized-name.ts';
 import type { Photo, PhotoFile } from '../selling.schema.ts';
 
 /**
@@ -56,7 +57,7 @@ function srcset(file: PhotoFile, format: PhotoFormat): string {
  * `width` and `height`, `srcset` in JPEG and `webpSrcset` in WebP; an `url` photo is passed through
  * (`srcset` empty, `width` and `height` null: unknown). `alt` in `lang`, else `fallbackAlt`. Null for an unchecked file.
  */
-export function photoView(photo: Photo, lang: NameLanguage | null, fallbackAlt: string): PhotoView | null {
+export function photoView(photo: Photo, lang: Language | null, fallbackAlt: string): PhotoView | null {
   const alt = photo.alt ? nameIn(photo.alt, lang ?? 'en') : fallbackAlt;
   if (photo.url) return { src: photo.url, srcset: '', width: null, height: null, alt };
   const file = photo.file;

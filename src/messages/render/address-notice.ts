@@ -11,37 +11,13 @@ import { fill, TEXTS } from './texts.ts';
  * not the guest's doing. Nothing else: no stay, no price, no name typed by whoever made the change,
  * no calendar file.
  */
-const NOTICE: Record<Language, { subject: string; greeting: string; intro: string; warning: string }> = {
-  en: {
-    subject: 'The e-mail address of your booking at {hotel} has changed ({code})',
-    greeting: 'Hello,',
-    intro:
-      'The e-mail address of reservation {code} at {hotel} was changed to {address}. Its messages go there from now on.',
-    warning: 'If you did not ask for this change, contact {hotel}.',
-  },
-  es: {
-    subject: 'El correo de su reserva en {hotel} ha cambiado ({code})',
-    greeting: 'Hola:',
-    intro:
-      'El correo electrónico de la reserva {code} en {hotel} se cambió a {address}. Sus mensajes irán allí a partir de ahora.',
-    warning: 'Si usted no pidió este cambio, contacte con {hotel}.',
-  },
-  pt: {
-    subject: 'O e-mail da sua reserva no {hotel} foi alterado ({code})',
-    greeting: 'Olá,',
-    intro:
-      'O e-mail da reserva {code} no {hotel} foi alterado para {address}. As mensagens passam a ser enviadas para lá.',
-    warning: 'Se não pediu esta alteração, contacte o {hotel}.',
-  },
-};
-
 export function renderAddressNotice(m: {
   language: Language;
   hotel: Hotel;
   code: string;
   newAddress: string;
 }): { subject: string; text: string; html: string; calendar: null } {
-  const texts = NOTICE[m.language];
+  const texts = TEXTS[m.language].addressNotice;
   const hotel = nameIn(m.hotel, m.language);
   const values = { hotel, code: m.code, address: m.newAddress };
   const subject = fill(texts.subject, values);

@@ -1,4 +1,4 @@
-import { escapeHtml } from './format.ts';
+import { escapeHtml } from '../../infra/escape-html.ts';
 import type { Section } from './sections.ts';
 
 /** The plain-text part: sections one after another, rows as `label: value`. */

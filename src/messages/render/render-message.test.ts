@@ -138,3 +138,18 @@ test('per-language catalogue names are used when the catalogue gives them', () =
   const message = renderMessage({ ...base, hotel: named, kind: 'booking_confirmation', language: 'pt' });
   assert.match(message.subject, /Vista do Porto/);
 });
+
+test('room types and price lines take their names in the guest’s language, else the plain name', () => {
+  const named = {
+    ...hotel,
+    roomTypes: hotel.roomTypes.map((r) => ({ ...r, names: { pt: 'Quarto duplo' } })),
+    ratePlans: hotel.ratePlans.map((r) => ({ ...r, names: { pt: 'Flexível' } })),
+  } as typeof hotel;
+  const pt = renderMessage({ ...base, hotel: named, kind: 'booking_confirmation', language: 'pt' });
+  assert.match(pt.text, /Quarto duplo/);
+  assert.match(pt.text, /Flexível/);
+  assert.ok(!pt.text.includes('Double Room'));
+  const es = renderMessage({ ...base, hotel: named, kind: 'booking_confirmation', language: 'es' });
+  assert.match(es.text, /Double Room/);
+  assert.match(es.text, /Flexible/);
+});

@@ -1,5 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import { type LocalizedNames, nameIn } from '../../catalog/localized-name.ts';
+import { namer } from '../../catalog/catalog-names.ts';
 import type { Reservation } from '../../reservations/reservation.schemas.ts';
 import type { Language, MessageKind } from '../message-kinds.ts';
 import { type ChangeField, changesBetween } from './changes.ts';
@@ -30,20 +30,10 @@ export interface MessageFacts {
   now: Date;
 }
 
-const catalogName = (
-  facts: MessageFacts,
-  list: Array<{ id: string; name: string; names?: LocalizedNames }>,
-  id: string,
-  fallback: string,
-) => {
-  const entity = list.find((e) => e.id === id);
-  return entity ? nameIn(entity, facts.language) : fallback;
-};
-
 const roomTypeName = (f: MessageFacts, r: Reservation) =>
-  catalogName(f, f.hotel.roomTypes, r.roomType.id, r.roomType.name);
+  namer(f.hotel, f.language).roomType(r.roomType).name;
 const ratePlanName = (f: MessageFacts, r: Reservation) =>
-  catalogName(f, f.hotel.ratePlans, r.ratePlan.id, r.ratePlan.name);
+  namer(f.hotel, f.language).ratePlan(r.ratePlan).name;
 
 function partyOf(t: Texts, r: Pick<Reservation, 'adults' | 'children'>): string {
   const adults = plural(t.adults, r.adults);
@@ -71,13 +61,9 @@ export function staySection(f: MessageFacts): Section {
 /** The price lines, named in the guest's language where the catalogue gives one. */
 export function pricesSection(f: MessageFacts): Section {
   const { texts: t, reservation: r, hotel } = f;
-  const nameOf = (line: Reservation['lines'][number] & { name?: string }) => {
-    const fallback = line.name ?? line.code;
-    if (line.type === 'room') return catalogName(f, hotel.roomTypes, line.code, fallback);
-    if (line.type === 'service') return catalogName(f, hotel.services, line.code, fallback);
-    const tax = hotel.taxes.find((x) => x.code === line.code);
-    return tax ? nameIn(tax, f.language) : fallback;
-  };
+  const names = namer(hotel, f.language);
+  const nameOf = (line: Reservation['lines'][number] & { name?: string }) =>
+    names.line({ ...line, name: line.name ?? line.code }).name;
   return {
     title: t.labels.prices,
     rows: r.lines.map((line) => {
@@ -126,7 +112,9 @@ function describe(f: MessageFacts, field: ChangeField, r: Reservation): string {
     case 'ratePlan':
       return ratePlanName(f, r);
     case 'services':
-      return r.services.map((id) => catalogName(f, f.hotel.services, id, id)).join(', ') || '—';
+      return (
+        r.services.map((id) => namer(f.hotel, f.language).service({ id, name: id }).name).join(', ') || '—'
+      );
     case 'guest':
       return [`${r.guest.firstName} ${r.guest.lastName}`, r.guest.email, r.guest.phone]
         .filter(Boolean)

@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../infra/escape-html.ts';
 import type { Language, StaffMessageKind } from '../message-kinds.ts';
-import { escapeHtml } from './format.ts';
 
 interface StaffTexts {
   subject: string;
