@@ -32,6 +32,7 @@ const ENTRIES = [
   'src/cli/operator-key.ts',
   'src/cli/purge-identity.ts',
   'src/cli/rotate-keys.ts',
+  'src/cli/staff.ts',
 ];
 const LOCATOR = 'src/infra/project-files.ts';
 /**

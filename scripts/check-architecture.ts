@@ -51,7 +51,7 @@ const LAYERS: string[][] = [
   ['context.ts'],
   ['hotel-calendar'],
   ['messages'],
-  ['checkin', 'channels'],
+  ['checkin', 'channels', 'staff'],
   ['booking'],
   ['pages'],
   ['app.ts'],

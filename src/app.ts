@@ -40,8 +40,9 @@ import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
 import { auditRoutes } from './operator-access/audit.routes.ts';
 import { keysRoutes } from './operator-access/keys.routes.ts';
-import { OPERATOR_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
+import { OPERATOR_SECURITY_SCHEME, STAFF_SESSION_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
+import { createSessionAuthenticator } from './operator-access/session-credential.ts';
 import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -53,6 +54,8 @@ import {
   Reservation,
 } from './reservations/reservation.schemas.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
+import { authRoutes } from './staff/auth.routes.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 
 export interface BuildOptions extends Omit<AppContext, 'payments' | 'clock'> {
   payments?: PaymentProvider;
@@ -83,7 +86,12 @@ const RESPONSE_HEADERS = {
  * Routes whose answers hold guest data, never to be cached (API.md section 1): reservations, check-in
  * sessions, and the whole operator API (reservations, guest register, events, keys, webhooks…).
  */
-const GUEST_DATA_PREFIXES = ['/api/v1/booking/reservations', '/api/v1/checkin', '/api/v1/operator'];
+const GUEST_DATA_PREFIXES = [
+  '/api/v1/booking/reservations',
+  '/api/v1/checkin',
+  '/api/v1/operator',
+  '/api/v1/auth',
+];
 
 /** Schemas answered by several operations: named components of the OpenAPI document, for SDKs. */
 const SHARED_SCHEMAS = [
@@ -114,7 +122,15 @@ function fastifyTrustProxy(
  */
 const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const authenticator = operatorAuthenticatorOf(ctx);
-  guardOperatorRoutes(app, authenticator);
+  // A key, or a signed-in person's session (API.md 12): one guard, one scope check, either way.
+  guardOperatorRoutes(app, authenticator, {
+    sessions: createSessionAuthenticator({
+      db: ctx.db,
+      now: () => ctx.clock.now(),
+      idleMinutes: ctx.config.staffSessionIdleMinutes,
+    }),
+    publicOrigin: new URL(ctx.config.publicBaseUrl).origin,
+  });
   await app.register(keysRoutes, { ctx, authenticator });
   await app.register(hotelsRoutes, { ctx });
   await app.register(auditRoutes, { ctx });
@@ -125,6 +141,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(operatorReservationRoutes, { ctx });
   await app.register(stayRoutes, { ctx });
   await app.register(messagesRoutes, { ctx });
+  await app.register(staffRoutes, { ctx });
   await app.register(webhooksRoutes, { ctx });
 };
 
@@ -207,7 +224,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(openapi, {
     publicBaseUrl: ctx.config.publicBaseUrl,
-    securitySchemes: { operatorKey: OPERATOR_SECURITY_SCHEME, alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME },
+    securitySchemes: {
+      operatorKey: OPERATOR_SECURITY_SCHEME,
+      staffSession: STAFF_SESSION_SECURITY_SCHEME,
+      alpineBitsBasic: ALPINEBITS_SECURITY_SCHEME,
+    },
     headersBySchema: RESPONSE_HEADERS,
     webhooks: WEBHOOKS_DOCUMENT,
   });
@@ -225,6 +246,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(signingRoutes, { ctx });
   await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
+  await app.register(authRoutes, { prefix: '/api/v1/auth', ctx });
   await app.register(icalRoutes, { prefix: '/api/v1/ical', ctx });
   await app.register(alpineBitsRoutes, { prefix: '/api/v1/alpinebits', ctx });
   await app.register(mediaRoutes, { catalog: ctx.catalog, dataDir: ctx.config.dataDir });

@@ -39,6 +39,8 @@ import { createStripeClient } from './payments/stripe-client.ts';
 import { createStripePaymentProvider } from './payments/stripe-provider.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
 import { keyringOf, SigningKeyStore } from './signing/signing-key-store.ts';
+import { runStaffCommand } from './staff/staff-command-line.ts';
+import { staffHousekeepingJobs } from './staff/staff-housekeeping.ts';
 
 export const DEMO_CATALOG = projectFile('catalog/demo.json');
 
@@ -154,6 +156,7 @@ export async function createRuntime(
     const housekeeping = startHousekeeping(db, logger, 15 * 60_000, [
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
+      ...staffHousekeepingJobs(clock, config.staffSessionIdleMinutes),
     ]);
     const webhooks: WebhookWorker | null = config.webhookWorker
       ? startWebhookWorker({
@@ -193,6 +196,7 @@ export async function createRuntime(
                 { db, hash, knownHotel: (id) => catalog.get(id) !== undefined, now: () => clock.now() },
                 args,
               ),
+            staff: (args) => runStaffCommand({ db, config, catalog, encryptor, clock }, args),
             backup: async ([dest]) => {
               try {
                 const files = await writeBackup(db, path.resolve(config.dataDir), dest ?? '');

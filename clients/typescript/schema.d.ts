@@ -40,6 +40,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Sets the password (12–256 characters, zxcvbn score ≥ 3; else `400` at `/password`, and the link stays good), makes the account `active` and signs in. An unknown, used or expired token is `404`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person
+         * @description The person of the session cookie, their role’s scopes, their hotels and passkeys; `401` without a live session.
+         */
+        get: operations["readMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change one’s password
+         * @description Signed in. The current password is checked (`400`); every other session of the person ends.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Always `202`, whoever the e-mail is; an active account gets `staff_password_reset` with a one-time link `PUBLIC_BASE_URL/desk/reset#<token>` valid one hour.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link
+         * @description The token used once; every session of the person ends. Unknown, used or expired: `404`.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with e-mail and password
+         * @description Sets `innkeep_session` (HttpOnly, SameSite=Strict, Secure under https). Any failure is the same `401 sign_in_failed`; 10 failures for one e-mail within 15 minutes make it `429` until the window passes.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session (on every process at once) and clears the cookie.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/booking/availability/search": {
         parameters: {
             query?: never;
@@ -748,6 +888,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List staff accounts
+         * @description The accounts whose hotels all lie within the caller’s, oldest first.
+         *
+         *     Scope: `staff:write`.
+         */
+        get: operations["listStaff"];
+        put?: never;
+        /**
+         * Invite a person
+         * @description Creates the account `invited` and queues the `staff_invitation` e-mail with a one-time link `PUBLIC_BASE_URL/desk/welcome#<token>` (72 h). Nobody gives a role or hotel beyond their own (`403`; `owner` only by an owner or a key). An e-mail that already has an account, in any case, or an unknown hotel is `400`.
+         *
+         *     Scope: `staff:write`.
+         */
+        post: operations["inviteStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/staff/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a staff account
+         * @description One account; one with hotels beyond the caller’s is `404`.
+         *
+         *     Scope: `staff:write`.
+         */
+        get: operations["readStaff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a staff account
+         * @description Name, role, hotels or status. The caller changes only accounts whose role and hotels it could give, to a role and hotels it could give (`403`), and never its own role, hotels or status. `status: "disabled"` ends every session of the person at once, on every process.
+         *
+         *     Scope: `staff:write`.
+         */
+        patch: operations["modifyStaff"];
+        trace?: never;
+    };
     "/api/v1/operator/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1171,7 +1367,7 @@ export interface components {
              * @example no_availability
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
+            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "sign_in_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
             detail: string;
             errors?: ({
                 message: string;
@@ -2007,6 +2203,1083 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description the token of the e-mailed link (after `#`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 12–256 characters, scoring at least 3 of 4 by zxcvbn */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null = every hotel */
+                        hotelIds: string[] | null;
+                        /** @description what the person’s role grants */
+                        scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
+                        /**
+                         * StaffAccount
+                         * @example {
+                         *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                         *       "email": "ana@example.com",
+                         *       "name": "Ana López",
+                         *       "role": "front_desk",
+                         *       "hotelIds": [
+                         *         "harbour-view"
+                         *       ],
+                         *       "status": "invited",
+                         *       "createdAt": "2027-03-01T09:30:00.000Z"
+                         *     }
+                         */
+                        user: {
+                            /**
+                             * Format: date-time
+                             * @description when the person was invited
+                             */
+                            createdAt: string;
+                            email: string;
+                            /** @description the hotels the person acts for; null = every hotel */
+                            hotelIds: string[] | null;
+                            /** @description account id `usr_…` */
+                            id: string;
+                            name: string;
+                            /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                            role: "owner" | "manager" | "front_desk" | "accountant";
+                            status: "invited" | "active" | "disabled";
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    readMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null = every hotel */
+                        hotelIds: string[] | null;
+                        passkeys: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            lastUsedAt: string | null;
+                            name: string;
+                        }[];
+                        /** @description what the person’s role grants */
+                        scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
+                        /**
+                         * StaffAccount
+                         * @example {
+                         *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                         *       "email": "ana@example.com",
+                         *       "name": "Ana López",
+                         *       "role": "front_desk",
+                         *       "hotelIds": [
+                         *         "harbour-view"
+                         *       ],
+                         *       "status": "invited",
+                         *       "createdAt": "2027-03-01T09:30:00.000Z"
+                         *     }
+                         */
+                        user: {
+                            /**
+                             * Format: date-time
+                             * @description when the person was invited
+                             */
+                            createdAt: string;
+                            email: string;
+                            /** @description the hotels the person acts for; null = every hotel */
+                            hotelIds: string[] | null;
+                            /** @description account id `usr_…` */
+                            id: string;
+                            name: string;
+                            /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                            role: "owner" | "manager" | "front_desk" | "accountant";
+                            status: "invited" | "active" | "disabled";
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the password now */
+                    currentPassword: string;
+                    /** @description 12–256 characters, scoring at least 3 of 4 by zxcvbn */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ana@example.com
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description the token of the e-mailed link (after `#`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 12–256 characters, scoring at least 3 of 4 by zxcvbn */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ana@example.com
+                     */
+                    email: string;
+                    /** @description the account’s password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null = every hotel */
+                        hotelIds: string[] | null;
+                        /** @description what the person’s role grants */
+                        scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
+                        /**
+                         * StaffAccount
+                         * @example {
+                         *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                         *       "email": "ana@example.com",
+                         *       "name": "Ana López",
+                         *       "role": "front_desk",
+                         *       "hotelIds": [
+                         *         "harbour-view"
+                         *       ],
+                         *       "status": "invited",
+                         *       "createdAt": "2027-03-01T09:30:00.000Z"
+                         *     }
+                         */
+                        user: {
+                            /**
+                             * Format: date-time
+                             * @description when the person was invited
+                             */
+                            createdAt: string;
+                            email: string;
+                            /** @description the hotels the person acts for; null = every hotel */
+                            hotelIds: string[] | null;
+                            /** @description account id `usr_…` */
+                            id: string;
+                            name: string;
+                            /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                            role: "owner" | "manager" | "front_desk" | "accountant";
+                            status: "invited" | "active" | "disabled";
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `sign_in_failed` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6387,7 +7660,7 @@ export interface operations {
                             id: string;
                             name: string;
                             revokedAt: string | null;
-                            scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write")[];
+                            scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
                         }[];
                     };
                 };
@@ -6497,7 +7770,7 @@ export interface operations {
                     hotelIds?: string[] | null;
                     /** @description who or what uses the key */
                     name: string;
-                    scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write")[];
+                    scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
                 };
             };
         };
@@ -6545,7 +7818,7 @@ export interface operations {
                         key: string;
                         name: string;
                         revokedAt: string | null;
-                        scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write")[];
+                        scopes: ("reservations:read" | "reservations:write" | "guests:identity" | "inventory:read" | "inventory:write" | "webhooks:write" | "keys:write" | "staff:write" | "audit:read" | "folios:read" | "folios:write")[];
                     };
                 };
             };
@@ -8306,6 +9579,648 @@ export interface operations {
             };
             /** @description `precondition_failed` */
             412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description oldest first */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description when the person was invited
+                             */
+                            createdAt: string;
+                            email: string;
+                            /** @description the hotels the person acts for; null = every hotel */
+                            hotelIds: string[] | null;
+                            /** @description account id `usr_…` */
+                            id: string;
+                            name: string;
+                            /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                            role: "owner" | "manager" | "front_desk" | "accountant";
+                            status: "invited" | "active" | "disabled";
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inviteStaff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ana@example.com
+                     */
+                    email: string;
+                    /** @description absent = every hotel */
+                    hotelIds?: string[];
+                    /** @description the language of the invitation e-mail (and later ones); default `en` */
+                    language?: "en" | "es" | "pt";
+                    /** @description the person’s name */
+                    name: string;
+                    /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                    role: "owner" | "manager" | "front_desk" | "accountant";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                     *       "email": "ana@example.com",
+                     *       "name": "Ana López",
+                     *       "role": "front_desk",
+                     *       "hotelIds": [
+                     *         "harbour-view"
+                     *       ],
+                     *       "status": "invited",
+                     *       "createdAt": "2027-03-01T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description when the person was invited
+                         */
+                        createdAt: string;
+                        email: string;
+                        /** @description the hotels the person acts for; null = every hotel */
+                        hotelIds: string[] | null;
+                        /** @description account id `usr_…` */
+                        id: string;
+                        name: string;
+                        /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                        role: "owner" | "manager" | "front_desk" | "accountant";
+                        status: "invited" | "active" | "disabled";
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    readStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `usr_…` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                     *       "email": "ana@example.com",
+                     *       "name": "Ana López",
+                     *       "role": "front_desk",
+                     *       "hotelIds": [
+                     *         "harbour-view"
+                     *       ],
+                     *       "status": "invited",
+                     *       "createdAt": "2027-03-01T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description when the person was invited
+                         */
+                        createdAt: string;
+                        email: string;
+                        /** @description the hotels the person acts for; null = every hotel */
+                        hotelIds: string[] | null;
+                        /** @description account id `usr_…` */
+                        id: string;
+                        name: string;
+                        /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                        role: "owner" | "manager" | "front_desk" | "accountant";
+                        status: "invited" | "active" | "disabled";
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    modifyStaff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description `usr_…` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the hotels the person acts for; null = every hotel */
+                    hotelIds?: string[] | null;
+                    /** @description the person’s name */
+                    name?: string;
+                    /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                    role?: "owner" | "manager" | "front_desk" | "accountant";
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_3k9q4xw1c8v5bn3t6h7m",
+                     *       "email": "ana@example.com",
+                     *       "name": "Ana López",
+                     *       "role": "front_desk",
+                     *       "hotelIds": [
+                     *         "harbour-view"
+                     *       ],
+                     *       "status": "invited",
+                     *       "createdAt": "2027-03-01T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description when the person was invited
+                         */
+                        createdAt: string;
+                        email: string;
+                        /** @description the hotels the person acts for; null = every hotel */
+                        hotelIds: string[] | null;
+                        /** @description account id `usr_…` */
+                        id: string;
+                        name: string;
+                        /** @description `owner`, `manager`, `front_desk` or `accountant` (docs/api.md §11) */
+                        role: "owner" | "manager" | "front_desk" | "accountant";
+                        status: "invited" | "active" | "disabled";
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_in_progress` */
+            409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;

@@ -106,6 +106,13 @@ export const EnvSchema = Type.Object({
     60,
     'how long a process trusts a verified operator key without the database (revocation delay)',
   ),
+  staffSessionIdleMinutes: int(
+    'STAFF_SESSION_IDLE_MINUTES',
+    720,
+    1,
+    7 * 24 * 60,
+    'a staff session ends after this long without use (and 7 days after sign-in in any case)',
+  ),
   eventRetentionDays: int(
     'EVENT_RETENTION_DAYS',
     30,

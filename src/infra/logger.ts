@@ -32,10 +32,11 @@ function decodeUnreserved(text: string): string {
 
 /**
  * Prefixes of the bearer secrets this service issues or holds: check-in session ids (`cks_`),
- * reservation access tokens (`rat_`), operator keys (`ik_`), webhook signing secrets (`whsec_`),
+ * reservation access tokens (`rat_`), operator keys (`ik_`), staff invitation and reset tokens
+ * (`stk_`), webhook signing secrets (`whsec_`),
  * and Stripe secret and restricted keys, should one be pasted into a message.
  */
-const SECRET = /(cks|rat|ik|ict|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
+const SECRET = /(cks|rat|ik|ict|stk|whsec|sk_live|sk_test|rk_live|rk_test)_([0-9a-z]{4})[0-9a-z]+/gi;
 
 /**
  * A secret as masked: from its prefix (`SECRET`'s) to the end of its path segment, query value or

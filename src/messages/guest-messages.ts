@@ -52,6 +52,7 @@ export async function startGuestMessages(
     clock: ctx.clock,
     transport,
     openInvitation,
+    encryptor: ctx.encryptor,
   });
   return {
     async stop() {

@@ -8,6 +8,14 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
+/** Staff e-mails (API.md 12) through the same outbox: about no reservation, never a guest's. */
+export const STAFF_MESSAGE_KINDS = ['staff_invitation', 'staff_password_reset'] as const;
+export type StaffMessageKind = (typeof STAFF_MESSAGE_KINDS)[number];
+
+export function isStaffMessageKind(kind: string): kind is StaffMessageKind {
+  return (STAFF_MESSAGE_KINDS as readonly string[]).includes(kind);
+}
+
 /** What the hotel may send again by hand (API.md 10). */
 export const RESENDABLE_KINDS = ['booking_confirmation', 'checkin_invitation'] as const;
 

@@ -3,13 +3,14 @@ import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Config } from '../config.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { Encryptor } from '../infra/crypto/encryption.ts';
 import type { Database } from '../infra/db/database.ts';
 import { type ClaimWorker, startClaimWorker } from '../infra/outbox/claim-worker.ts';
 import { GIVE_UP_AFTER_UNITS, retryDelayUnits } from '../infra/outbox/retry-schedule.ts';
 import { reservationRepository } from '../reservations/reservation.repository.ts';
 import type { Reservation } from '../reservations/reservation.schemas.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
-import { MESSAGES_CHANNEL } from './message-kinds.ts';
+import { isStaffMessageKind, MESSAGES_CHANNEL } from './message-kinds.ts';
 import {
   type ClaimedMessage,
   type MessageOutcome,
@@ -18,6 +19,8 @@ import {
 import { messageView } from './messages.view.ts';
 import { renderAddressNotice } from './render/address-notice.ts';
 import { renderMessage } from './render/render-message.ts';
+import { renderStaffMessage } from './render/staff-message.ts';
+import { STAFF_LINK_CONTEXT } from './staff-outbox.ts';
 import { type MailTransport, maskEmail, type SendResult } from './transport.ts';
 
 export interface MessageWorkerOptions {
@@ -32,6 +35,8 @@ export interface MessageWorkerOptions {
    * Check-in's command, handed down by the runtime (check-in is a layer above messages).
    */
   openInvitation(code: string): Promise<string | null>;
+  /** Decrypts the link of a staff e-mail (API.md 12). */
+  encryptor: Encryptor;
   concurrency?: number;
 }
 
@@ -50,7 +55,37 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
   // runs out under it; a killed process's messages are claimed again after this.
   const leaseSeconds = (2 * config.mailTimeoutMs + 5_000) / 1000;
 
+  /** A staff e-mail (API.md 12): no reservation, no hotel; its link decrypted only to send it. */
+  function attemptStaff(message: ClaimedMessage): Promise<SendResult> {
+    const kind = message.kind as string;
+    if (!isStaffMessageKind(kind)) throw new Error(`not a staff message: ${kind}`);
+    const link = options.encryptor
+      .decrypt(Buffer.from(String(message.data.link), 'base64'), STAFF_LINK_CONTEXT)
+      .toString('utf8');
+    const rendered = renderStaffMessage({
+      kind,
+      language: message.language,
+      name: String(message.data.name ?? ''),
+      link,
+      invitedBy: typeof message.data.invitedBy === 'string' ? message.data.invitedBy : undefined,
+    });
+    return options.transport.send(
+      {
+        from: config.mailFrom,
+        to: message.to,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+        messageId: `<${message.publicId}@${host}>`,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        attachments: [],
+      },
+      message,
+    );
+  }
+
   async function attempt(message: ClaimedMessage): Promise<SendResult | { result: 'dropped' }> {
+    if (isStaffMessageKind(message.kind)) return attemptStaff(message);
     const row = await reservationRepository.findById(db, message.reservationId);
     const hotel = options.catalog.get(message.hotelId);
     if (!hotel) return { result: 'retry', error: `hotel ${message.hotelId} is not in the catalogue` };
@@ -157,6 +192,7 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
     async record(tx, outcomes) {
       const failed = await repo.record(tx, outcomes, giveUpAfter);
       for (const m of failed) {
+        if (isStaffMessageKind(m.kind)) continue; // a staff e-mail is no reservation's event
         // In the transaction that marks it failed: the event and the status commit together.
         await recordEvent(tx, {
           type: 'message.failed',

@@ -1,5 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
-import type { Language, MessageKind, MessageStatus } from './message-kinds.ts';
+import type { Language, MessageKind, MessageStatus, StaffMessageKind } from './message-kinds.ts';
 
 /** A message as queued: whom, what, in which language, and when it may go (null: at once). */
 export interface NewMessage {
@@ -134,6 +134,31 @@ export const messageRepository = {
       ],
     );
     return rows.map(toRow);
+  },
+
+  /**
+   * Queues a staff e-mail (API.md 12) in the caller's transaction: no reservation, no hotel
+   * (`hotel_id` ''), never counted as a guest's; the workers are notified at commit.
+   */
+  async queueStaff(
+    tx: Executor,
+    m: {
+      publicId: string;
+      kind: StaffMessageKind;
+      to: string;
+      language: Language;
+      data: Record<string, unknown>;
+    },
+    notifyChannel: string,
+  ): Promise<void> {
+    await tx.query(
+      `WITH m AS (
+         INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data)
+         VALUES ($1, NULL, '', $2, false, $3, $4, $5::jsonb) RETURNING id
+       )
+       SELECT pg_notify($6, '') FROM m`,
+      [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data), notifyChannel],
+    );
   },
 
   /** Moves or drops a reservation's scheduled invitation (see `queue`), queuing nothing. */

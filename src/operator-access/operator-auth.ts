@@ -8,6 +8,7 @@ import { windowLimitExceeded } from '../infra/http/rate-limit-headers.ts';
 import { OPERATOR_KEY_PATTERN, type OperatorKeyHasher } from './key-secret.ts';
 import { keysRepository as repo } from './keys.repository.ts';
 import { hasScope, type Principal, type Scope, seesHotel } from './scopes.ts';
+import { cookieAllowed, type SessionAuthenticator, sessionCookieOf } from './session-credential.ts';
 
 /** What a route needs: one scope, or `any` valid key. Every operator route must declare it. */
 export type OperatorScope = Scope | 'any';
@@ -126,12 +127,55 @@ export function operatorAuthenticatorOf(ctx: {
   });
 }
 
+/** The signed-in staff side of the guard (API.md 12): sessions, and the service's own origin. */
+export interface SessionGuard {
+  sessions: SessionAuthenticator;
+  /** The origin of PUBLIC_BASE_URL: the only origin whose pages may change things with the cookie. */
+  publicOrigin: string;
+}
+
 /**
- * Guards every route of the plugin it is added to: authenticates before the body is parsed or an
- * idempotency key is claimed, then checks the route's `config.operatorScope` (`403` without it).
- * A route that declares none is refused at start-up, so no operator route is ever left open.
+ * The principal of a request: an operator key (`Authorization`) if one is sent, else the session
+ * cookie of a signed-in person. A change made with the cookie from anywhere but the service's own
+ * pages is `403`; on a cross-origin read the cookie counts for nothing (`401`), so a CORS request
+ * is only ever authenticated by a key.
  */
-export function guardOperatorRoutes(app: FastifyInstance, authenticator: OperatorAuthenticator): void {
+async function principalOf(
+  request: FastifyRequest,
+  keys: OperatorAuthenticator,
+  session: SessionGuard | undefined,
+): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  const cookie = authorization === undefined && session ? sessionCookieOf(request.headers.cookie) : null;
+  if (cookie !== null && session) {
+    if (cookieAllowed(request, session.publicOrigin)) {
+      const principal = await session.sessions.authenticate(cookie);
+      if (principal) return principal;
+      throw new AppError('unauthorized', 'Your session has ended; sign in again.', {
+        headers: { 'www-authenticate': OPERATOR_REALM },
+      });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new AppError(
+        'forbidden',
+        'A change made with the session cookie must come from the service’s own pages.',
+      );
+    }
+  }
+  return keys.authenticate(authorization, request.ip);
+}
+
+/**
+ * Guards every route of the plugin it is added to: authenticates (a key, or a person's session)
+ * before the body is parsed or an idempotency key is claimed, then checks the route's
+ * `config.operatorScope` (`403` without it): one check, whatever the credential. A route that
+ * declares none is refused at start-up, so no operator route is ever left open.
+ */
+export function guardOperatorRoutes(
+  app: FastifyInstance,
+  authenticator: OperatorAuthenticator,
+  session?: SessionGuard,
+): void {
   app.addHook('onRoute', (route) => {
     if ((route.config as { operatorScope?: unknown } | undefined)?.operatorScope === undefined) {
       throw new Error(`operator route ${route.method} ${route.url} declares no config.operatorScope`);
@@ -139,9 +183,10 @@ export function guardOperatorRoutes(app: FastifyInstance, authenticator: Operato
   });
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.operatorScope;
-    const principal = await authenticator.authenticate(request.headers.authorization, request.ip);
+    const principal = await principalOf(request, authenticator, session);
     if (scope === undefined || (scope !== 'any' && !hasScope(principal, scope))) {
-      throw new AppError('forbidden', `This operator key lacks the scope \`${scope}\` this operation needs.`);
+      const who = principal.kind === 'staff' ? 'Your role' : 'This operator key';
+      throw new AppError('forbidden', `${who} lacks the scope \`${scope}\` this operation needs.`);
     }
     request.operator = principal;
   });

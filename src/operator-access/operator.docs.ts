@@ -15,6 +15,21 @@ export const OPERATOR_SECURITY_SCHEME = {
   ].join(' '),
 } as const;
 
+/** The OpenAPI security scheme of a signed-in person's session (API.md 12), the other way in. */
+export const STAFF_SESSION_SECURITY_SCHEME = {
+  type: 'apiKey',
+  in: 'cookie',
+  name: 'innkeep_session',
+  description: [
+    'A person’s session (docs/api.md §11), set by `POST /api/v1/auth/sign-in`: it authorises exactly as a key',
+    'with the role’s scopes and the person’s hotels would. Read from the database on every request, so a',
+    'sign-out or a disabled account is refused at once on every process. A change (`POST`, `PUT`, `PATCH`,',
+    '`DELETE`) made with it must come from the service’s own pages (`Origin` = PUBLIC_BASE_URL’s origin, or',
+    '`Sec-Fetch-Site: same-origin`), else `403`; on a cross-origin request the cookie counts for nothing.',
+    'An `Authorization` header, when sent, is used instead of the cookie.',
+  ].join(' '),
+} as const;
+
 export const OperatorHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Bearer ik_… (an operator key)' })),
 });
@@ -33,7 +48,7 @@ export function operatorOperation(scope: OperatorScope, description: string) {
   const scopes = scope === 'any' ? [] : [scope];
   return {
     tags: ['Operator'],
-    security: [{ operatorKey: [] }],
+    security: [{ operatorKey: [] }, { staffSession: [] }] as Array<Record<string, string[]>>,
     'x-scopes': scopes,
     description: `${description}\n\nScope: ${scope === 'any' ? 'any valid operator key' : `\`${scope}\``}.`,
   };

@@ -7,6 +7,10 @@ export const SCOPES = [
   'inventory:write',
   'webhooks:write',
   'keys:write',
+  'staff:write',
+  'audit:read',
+  'folios:read',
+  'folios:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -16,9 +20,15 @@ export interface Grant {
   hotelIds: readonly string[] | null;
 }
 
-/** Who acts: a verified key (its public id), or the command line / first start with every right. */
+/** Who acts: a verified key (its public id), a signed-in person (`usr_…`), or the command line / first start with every right. */
 export interface Principal extends Grant {
   id: string;
+  /** How it was authenticated; absent: an operator key (or the command line). */
+  kind?: 'key' | 'staff';
+  /** A person's name or a key's, for the audit trail. */
+  name?: string;
+  /** A person's role (API.md 12). */
+  role?: string;
 }
 
 export function hasScope(grant: Grant, scope: Scope): boolean {

@@ -7,8 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HTTPMethods } from 'fastify';
+import { ROLE_SCOPES, ROLES } from '../../src/operator-access/roles.ts';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { arrived, bookStay } from '../booking/reservation-helpers.ts';
+import { staffSessionOf } from '../staff/helpers.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
 
 interface RouteCase {
@@ -18,7 +20,10 @@ interface RouteCase {
   scope: Scope | 'any';
   /** The route names a hotel: one outside the key's hotels must be 404. */
   hotelScoped?: boolean;
+  /** The body, or a function making one per call (a new person's e-mail). */
   body?: unknown;
+  /** Scopes the command needs beside the route's (giving a role needs the role's scopes). */
+  alsoNeeds?: readonly Scope[];
   /** A query string the route needs (without `?`). */
   query?: string;
   /** Path parameters other than the hotel (e.g. a fresh key to revoke, a reservation of `hotel`). */
@@ -34,7 +39,32 @@ const importBody = () => ({
   url: `http://127.0.0.1:9/feed-${imports}.ics`,
 });
 
+let nextPerson = 0;
+const ACCOUNTANT = ROLE_SCOPES.accountant.filter((s) => s !== 'staff:write');
+
 const ROUTES: RouteCase[] = [
+  {
+    method: 'POST',
+    path: '/staff',
+    scope: 'staff:write',
+    alsoNeeds: ACCOUNTANT,
+    body: () => ({ email: `person-${nextPerson++}@example.com`, name: 'Person', role: 'accountant' }),
+  },
+  { method: 'GET', path: '/staff', scope: 'staff:write' },
+  {
+    method: 'GET',
+    path: '/staff/{id}',
+    scope: 'staff:write',
+    params: async (app) => ({ id: await makePerson(app) }),
+  },
+  {
+    method: 'PATCH',
+    path: '/staff/{id}',
+    scope: 'staff:write',
+    alsoNeeds: ACCOUNTANT,
+    body: { name: 'Renamed' },
+    params: async (app) => ({ id: await makePerson(app) }),
+  },
   { method: 'POST', path: '/keys', scope: 'keys:write', body: { name: 'made', scopes: ['keys:write'] } },
   { method: 'GET', path: '/keys', scope: 'keys:write' },
   {
@@ -193,6 +223,36 @@ function channelRoute(
   };
 }
 
+/** Deletes every iCal import of every hotel (with the root key). */
+async function clearImports(app: OperatorApp): Promise<void> {
+  for (const hotel of app.hotels) {
+    const list = await app.t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/hotels/${hotel.id}/ical-imports`,
+      headers: auth(app.root),
+    });
+    for (const { id } of list.json().data as Array<{ id: string }>) {
+      await app.t.inject({
+        method: 'DELETE',
+        url: `${OPERATOR}/ical-imports/${id}`,
+        headers: auth(app.root),
+      });
+    }
+  }
+}
+
+/** An invited accountant at every hotel, made with the root key; answers its id. */
+async function makePerson(app: OperatorApp): Promise<string> {
+  const response = await app.t.inject({
+    method: 'POST',
+    url: `${OPERATOR}/staff`,
+    headers: auth(app.root),
+    payload: { email: `made-${nextPerson++}@example.com`, name: 'Made', role: 'accountant' },
+  });
+  if (response.statusCode !== 201) throw new Error(`person not made: ${response.body}`);
+  return response.json().id;
+}
+
 /** An endpoint for every hotel, made with the root key (this app allows a local URL). */
 async function makeEndpoint(app: OperatorApp): Promise<string> {
   const response = await app.t.inject({
@@ -214,6 +274,8 @@ describe('operator API security (every route)', () => {
       OPERATOR_AUTH_FAILURE_LIMIT: '1000000',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_WORKER: 'false',
+      // Reservation routes move the test clock days ahead between sign-in and the request.
+      STAFF_SESSION_IDLE_MINUTES: String(7 * 24 * 60),
     });
   });
   after(() => app.t.close());
@@ -224,11 +286,12 @@ describe('operator API security (every route)', () => {
       url = url.replace(`{${name}}`, value);
     }
     if (route.query) url += `?${route.query}`;
+    const body = typeof route.body === 'function' ? (route.body as () => unknown)() : route.body;
     return app.t.inject({
       method: route.method,
       url,
       headers,
-      ...(route.body ? { payload: route.body } : {}),
+      ...(body ? { payload: body } : {}),
     });
   }
 
@@ -286,10 +349,32 @@ describe('operator API security (every route)', () => {
 
       it('serves a key with the scope (and only that scope)', async () => {
         const { key } = await makeKey(app, {
-          scopes: route.scope === 'any' ? ['inventory:read'] : [route.scope],
+          scopes: route.scope === 'any' ? ['inventory:read'] : [route.scope, ...(route.alsoNeeds ?? [])],
         });
         const response = await call(route, auth(key));
         assert.ok(response.statusCode < 300, `${response.statusCode} ${response.body}`);
+      });
+
+      it('serves a person’s session exactly when their role has the scope; 404 for a hotel beyond theirs', async () => {
+        const origin = new URL(app.t.config.publicBaseUrl).origin;
+        for (const role of ROLES) {
+          // A room type has at most 10 imports: the calls of this loop must not use them up.
+          if (route.path.includes('ical-imports')) await clearImports(app);
+          // A fresh session per call: reservation routes move the test clock days ahead.
+          const cookie = await staffSessionOf(app.t, `${role}@security.test`, role);
+          const response = await call(route, { cookie, origin });
+          const has = (s: Scope) => ROLE_SCOPES[role].includes(s);
+          if (route.scope !== 'any' && !has(route.scope)) {
+            assert.equal(response.statusCode, 403, `${role}: ${response.body}`);
+          } else if ((route.alsoNeeds ?? []).every(has)) {
+            assert.ok(response.statusCode < 300, `${role}: ${response.statusCode} ${response.body}`);
+          }
+        }
+        if (route.hotelScoped) {
+          const cookie = await staffSessionOf(app.t, 'limited@security.test', 'owner', [app.hotels[0].id]);
+          const foreign = await call(route, { cookie, origin }, app.hotels[1].id);
+          assert.equal(foreign.statusCode, 404, foreign.body);
+        }
       });
     });
   }
@@ -308,7 +393,7 @@ describe('operator API security (every route)', () => {
         assert.ok(entry, `${method.toUpperCase()} ${path} has no entry in the security table`);
         const scopes = entry.scope === 'any' ? [] : [entry.scope];
         // The scope is in x-scopes: OpenAPI has no scopes for a bearer scheme (Spectral refuses them).
-        assert.deepEqual(operation.security, [{ operatorKey: [] }], `${path} security`);
+        assert.deepEqual(operation.security, [{ operatorKey: [] }, { staffSession: [] }], `${path} security`);
         assert.deepEqual(operation['x-scopes'], scopes);
         if (entry.scope !== 'any')
           assert.match(String(operation.description), new RegExp(`Scope: \`${entry.scope}\``));

@@ -55,6 +55,10 @@ export const openapi = fp(
             description:
               'The hotel’s side (docs/api.md §7, §8): operator keys, hotels, audit log, events and webhooks',
           },
+          {
+            name: 'staff',
+            description: 'People signing in (docs/api.md §11): invitations, passwords and the session cookie',
+          },
         ],
         components: {
           securitySchemes: {

@@ -27,6 +27,7 @@ export const PROBLEMS = {
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   restriction_window: { status: 422, title: 'Restriction window' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  sign_in_failed: { status: 401, title: 'Sign-in failed' },
   headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },

@@ -120,7 +120,9 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       );
     }
     const path = request.url.split('?')[0] ?? '';
-    const credential = request.headers.authorization ?? '';
+    // The caller's credential: a key, or a signed-in person's session cookie (API.md 12).
+    const session = /(?:^|;\s*)innkeep_session=([^;\s]*)/.exec(request.headers.cookie ?? '')?.[1];
+    const credential = request.headers.authorization ?? (session ? `session ${session}` : '');
     const scope = sha256(request.method, path, credential, key);
     const requestHash = sha256(canonicalJson(request.body ?? null));
 

@@ -1,0 +1,82 @@
+import { AppError, invalid } from '../../infra/http/problems.ts';
+import { auditRepository } from '../../operator-access/audit.repository.ts';
+import type { Role } from '../../operator-access/roles.ts';
+import type { Principal } from '../../operator-access/scopes.ts';
+import { staffSessionsRepository } from '../../operator-access/staff-sessions.repository.ts';
+import { grantRefusal, seesAccount } from '../rules/staff-grant.ts';
+import { staffAccountsRepository as accounts, type StaffAccount } from '../staff-accounts.repository.ts';
+import { staffHotelsRepository } from '../staff-hotels.repository.ts';
+import { knownHotels } from './invite-staff.ts';
+import { staffNotFound } from './staff-access.ts';
+import { type StaffContext, staffView } from './staff-context.ts';
+
+export interface StaffChange {
+  name?: string | undefined;
+  role?: Role | undefined;
+  hotelIds?: string[] | null | undefined;
+  status?: 'active' | 'disabled' | undefined;
+}
+
+/**
+ * Changes an account (API.md 12) in one transaction with its audit entry. The caller may change
+ * only an account whose role and hotels it could give, and give no role or hotel beyond its own;
+ * a person cannot change their own role, hotels or status. Disabling ends every session of theirs
+ * at once (the row is gone, so every process refuses the cookie on its next request). An invited
+ * account cannot be made `active` here: only accepting the invitation does that.
+ */
+export async function modifyStaff(ctx: StaffContext, by: Principal, id: string, change: StaffChange) {
+  const hotelIds =
+    change.hotelIds === undefined ? undefined : knownHotels(ctx, change.hotelIds ?? undefined, '/hotelIds');
+  return ctx.db.transaction(async (tx) => {
+    const before = await accounts.byPublicId(tx, id, { forUpdate: true });
+    if (!before || !seesAccount(by, before)) throw staffNotFound(id);
+    const own = grantRefusal(by, before.role, before.hotelIds);
+    if (own) throw new AppError('forbidden', `You may not change this account: ${own}`);
+    const role = change.role ?? before.role;
+    const hotels = hotelIds === undefined ? before.hotelIds : hotelIds;
+    const refusal = grantRefusal(by, role, hotels);
+    if (refusal) throw new AppError('forbidden', refusal);
+    const self = before.publicId === by.id;
+    if (self && (change.role !== undefined || hotelIds !== undefined || change.status !== undefined)) {
+      throw new AppError('forbidden', 'You may not change your own role, hotels or status.');
+    }
+    if (change.status === 'active' && before.status === 'invited') {
+      throw invalid('/status', 'an invited account becomes active by accepting its invitation');
+    }
+    const status =
+      change.status === 'active' && before.status === 'disabled' && !before.passwordHash
+        ? 'invited'
+        : change.status;
+    await accounts.update(
+      tx,
+      before.id,
+      {
+        name: change.name,
+        role: change.role,
+        everyHotel: hotelIds === undefined ? undefined : hotelIds === null,
+        status,
+      },
+      ctx.clock.now(),
+    );
+    if (hotelIds !== undefined) await staffHotelsRepository.replace(tx, before.id, hotelIds);
+    if (change.status === 'disabled') await staffSessionsRepository.endAllOf(tx, before.id);
+    const after = (await accounts.byId(tx, before.id)) as StaffAccount;
+    await auditRepository.append(tx, {
+      actor: by.id,
+      action: 'staff.modified',
+      hotelIds: after.hotelIds,
+      details: { staffId: after.publicId, changes: changesOf(before, after) },
+    });
+    return staffView(after);
+  });
+}
+
+function changesOf(before: StaffAccount, after: StaffAccount): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const field of ['name', 'role', 'status'] as const) {
+    if (before[field] !== after[field]) out[field] = [before[field], after[field]];
+  }
+  if (JSON.stringify(before.hotelIds) !== JSON.stringify(after.hotelIds))
+    out.hotelIds = [before.hotelIds, after.hotelIds];
+  return out;
+}
