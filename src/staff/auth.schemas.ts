@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { StorableString } from '../infra/http/text-schemas.ts';
 import { SCOPES } from '../operator-access/scopes.ts';
 import { Email, StaffSchema } from './staff.schemas.ts';
 
-/** The bounds a schema checks; strength (zxcvbn) is judged by the command. */
-const Password = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
+/**
+ * The bounds a schema checks (and no U+0000 nor unpaired surrogate, as every body string);
+ * strength (zxcvbn) is judged by the command.
+ */
+const Password = (description: string) => StorableString({ minLength: 1, maxLength: 1024, description });
 
 export const SignedIn = Type.Object(
   {

@@ -11,6 +11,7 @@ import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
 import { createLogger } from '../../src/infra/logger.ts';
 import { bootstrapOperatorKey } from '../../src/operator-access/bootstrap.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { createRuntime } from '../../src/runtime.ts';
 import { sharedSchemaCompilers } from '../helpers/schema-compilers.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';
@@ -60,7 +61,7 @@ describe('first-start operator key', () => {
       assert.match(key, /^ik_[0-9a-z]{52}$/);
       const keys = await t.inject({ method: 'GET', url: `${OPERATOR}/keys`, headers: auth(key) });
       assert.equal(keys.statusCode, 200, keys.body);
-      assert.deepEqual(keys.json().data[0].scopes.length, 7, 'every scope');
+      assert.deepEqual(keys.json().data[0].scopes, [...SCOPES], 'every scope');
       assert.equal(keys.json().data[0].createdBy, 'bootstrap');
 
       const logs = t.logs.join('\n');

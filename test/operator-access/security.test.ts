@@ -10,6 +10,7 @@ import type { HTTPMethods } from 'fastify';
 import { ROLE_SCOPES, ROLES } from '../../src/operator-access/roles.ts';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { arrived, bookStay } from '../booking/reservation-helpers.ts';
+import { invoicingHotel } from '../folios/helpers.ts';
 import { staffSessionOf } from '../staff/helpers.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from './helpers.ts';
 
@@ -118,6 +119,32 @@ const ROUTES: RouteCase[] = [
     scope: 'reservations:write',
     body: { kind: 'booking_confirmation' },
   },
+  // Folios and invoices (API.md 13): the hotels invoice (`legal`), each call on a fresh reservation.
+  { ...reservationRoute('GET', '/folio'), scope: 'folios:read' },
+  {
+    ...reservationRoute('POST', '/folio/charges'),
+    scope: 'folios:write',
+    body: { description: 'Minibar', unitAmount: 450 },
+  },
+  {
+    ...folioRoute('POST', '/reservations/{reservation}/folio/charges/{line}/void'),
+    scope: 'folios:write',
+    body: {},
+  },
+  {
+    ...reservationRoute('POST', '/folio/payments'),
+    scope: 'folios:write',
+    body: { amount: 1000, method: 'cash' },
+  },
+  { ...reservationRoute('POST', '/invoices'), scope: 'folios:write', body: {} },
+  { ...folioRoute('GET', '/invoices/{invoice}'), scope: 'folios:read' },
+  {
+    ...folioRoute('POST', '/invoices/{invoice}/credit-note'),
+    scope: 'folios:write',
+    body: { reason: 'wrong' },
+  },
+  { method: 'GET', path: '/hotels/{hotel}/invoices', scope: 'folios:read', hotelScoped: true },
+  { method: 'GET', path: '/hotels/{hotel}/verifactu-records', scope: 'folios:read', hotelScoped: true },
   { method: 'GET', path: '/events', scope: 'reservations:read' },
   {
     method: 'POST',
@@ -200,6 +227,39 @@ function reservationRoute(
   };
 }
 
+/**
+ * A route on a desk charge (`{line}`) or an invoice (`{invoice}`) of a fresh reservation of the
+ * hotel checked, made with the root key: a charge, then (for an invoice) an invoice of the folio.
+ */
+function folioRoute(method: 'GET' | 'POST', path: string): Omit<RouteCase, 'scope'> {
+  return {
+    method,
+    path,
+    hotelScoped: true,
+    params: async (app, hotel): Promise<Record<string, string>> => {
+      if (!app.hotels.some((h) => h.id === hotel))
+        return { reservation: 'R0000000X', line: 'fl_none', invoice: 'inv_none' };
+      const { code } = await bookStay(app.t, hotel, { fromToday: 30 + (nextStay++ % 300), nights: 1 });
+      const made = async (url: string, payload: Record<string, unknown>) => {
+        const response = await app.t.inject({
+          method: 'POST',
+          url: OPERATOR + url,
+          headers: auth(app.root),
+          payload,
+        });
+        if (response.statusCode !== 201) throw new Error(`${url}: ${response.body}`);
+        return response.json().id as string;
+      };
+      const line = await made(`/reservations/${code}/folio/charges`, {
+        description: 'Minibar',
+        unitAmount: 450,
+      });
+      if (!path.includes('{invoice}')) return { reservation: code, line };
+      return { invoice: await made(`/reservations/${code}/invoices`, {}) };
+    },
+  };
+}
+
 /** A route on an iCal feed or import (API.md 11.1) of the hotel checked, made with the root key. */
 function channelRoute(
   path: string,
@@ -270,13 +330,17 @@ describe('operator API security (every route)', () => {
   before(async () => {
     // This file sends many bad keys from one address; the failure limit has its own test.
     // A local webhook URL must be allowed for the webhook routes' control requests.
-    app = await startOperatorApp({
-      OPERATOR_AUTH_FAILURE_LIMIT: '1000000',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_WORKER: 'false',
-      // Reservation routes move the test clock days ahead between sign-in and the request.
-      STAFF_SESSION_IDLE_MINUTES: String(7 * 24 * 60),
-    });
+    app = await startOperatorApp(
+      {
+        OPERATOR_AUTH_FAILURE_LIMIT: '1000000',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_WORKER: 'false',
+        // Reservation routes move the test clock days ahead between sign-in and the request.
+        STAFF_SESSION_IDLE_MINUTES: String(7 * 24 * 60),
+      },
+      // Both hotels invoice, so the folio and invoice routes answer (API.md 13).
+      [invoicingHotel({ name: 'Harbour View' }), invoicingHotel({ name: 'Old Town' })],
+    );
   });
   after(() => app.t.close());
 
