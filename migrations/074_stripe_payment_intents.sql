@@ -7,13 +7,17 @@
 CREATE TABLE stripe_payment_intents (
   hotel_id    text NOT NULL,
   charge_key  text NOT NULL,
-  intent_id   text UNIQUE,
+  intent_id   text,
   basis       text NOT NULL,
   amount      bigint NOT NULL,
   currency    text NOT NULL,
   created_at  timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (hotel_id, charge_key)
+  PRIMARY KEY (hotel_id, charge_key),
+  -- hotel_id in every key, so the table shards by hotel (Stripe's ids are unique anyway).
+  UNIQUE (hotel_id, intent_id)
 );
+-- The webhook finds a record by Stripe's id alone (before it trusts the event's hotel).
+CREATE INDEX stripe_payment_intents_intent ON stripe_payment_intents (intent_id);
 
 -- A success Stripe reports before Innkeep's record of it is written (the create call's answer lost,
 -- its webhook faster than the request's end) is noted with the idempotency key its own fields give;
