@@ -33,6 +33,9 @@ it('closing the service waits for the catalogue refresh under way', async () => 
     },
   });
   const t = await startTestApp({ hotels: [], wrapDb });
+  // The refresh's schedule is unref'd (it never keeps a service alive by itself), and nothing else
+  // in this test holds the event loop while it waits for the refresh: this timer does.
+  const keepAlive = setInterval(() => {}, 1_000);
   holding = true;
   try {
     await refreshing;
@@ -46,6 +49,7 @@ it('closing the service waits for the catalogue refresh under way', async () => 
     await closing;
     assert.equal(closed, true);
   } finally {
+    clearInterval(keepAlive);
     release();
     await t.db.close();
   }
