@@ -87,13 +87,20 @@ describe('front desk staff sign-in', { skip: skipWithoutChromium }, () => {
     // A weak password: the API's zxcvbn reason is shown next to the field, and the link stays good.
     await page.getByLabel('New password').fill('password1234');
     await page.getByRole('button', { name: 'Create my account' }).click();
-    await page.locator('.field-error').filter({ hasText: /too easy to guess/ }).waitFor();
+    await page
+      .locator('.field-error')
+      .filter({ hasText: /too easy to guess/ })
+      .waitFor();
     await expectA11y(page);
     await page.getByLabel('New password').fill(STRONG);
     await page.getByRole('button', { name: 'Create my account' }).click();
     await page.getByRole('heading', { name: /^Today, / }).waitFor();
     assert.ok(!page.url().includes('#'), 'the token leaves the address bar');
-    assert.equal(await page.evaluate("sessionStorage.getItem('innkeep.desk.key')"), null, 'no key in the tab');
+    assert.equal(
+      await page.evaluate("sessionStorage.getItem('innkeep.desk.key')"),
+      null,
+      'no key in the tab',
+    );
     const cookies = await page.context().cookies();
     assert.equal(cookies.length, 1);
     assert.equal(cookies[0]?.name, 'innkeep_session');
@@ -109,7 +116,9 @@ describe('front desk staff sign-in', { skip: skipWithoutChromium }, () => {
     await page.getByRole('status').filter({ hasText: 'The passkey Desk laptop is added.' }).waitFor();
     await page.locator('.desk-list').getByText('Desk laptop').waitFor();
     await page.locator('.desk-list').getByText('never used').waitFor();
-    const held = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.id });
+    const held = await authenticator.cdp.send('WebAuthn.getCredentials', {
+      authenticatorId: authenticator.id,
+    });
     assert.equal(held.credentials.length, 1);
     assert.equal(held.credentials[0]?.isResidentCredential, true, 'a discoverable passkey');
     await expectA11y(page);
@@ -124,7 +133,10 @@ describe('front desk staff sign-in', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('heading', { name: /^Today, / }).waitFor();
     await page.getByRole('button', { name: 'My account' }).click();
-    await page.locator('.desk-list').getByText(/last used/).waitFor();
+    await page
+      .locator('.desk-list')
+      .getByText(/last used/)
+      .waitFor();
 
     await page.getByLabel('Current password').fill('not my password at all');
     await page.getByLabel('New password').fill(NEW_PASSWORD);
@@ -140,7 +152,10 @@ describe('front desk staff sign-in', { skip: skipWithoutChromium }, () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(STRONG);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.locator('.form-alert').filter({ hasText: /not accepted|wrong/ }).waitFor();
+    await page
+      .locator('.form-alert')
+      .filter({ hasText: /not accepted|wrong/ })
+      .waitFor();
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: /^Today, / }).waitFor();
@@ -185,7 +200,9 @@ describe('front desk staff sign-in', { skip: skipWithoutChromium }, () => {
       encryptor: createEncryptor(t.config.dataEncryptionKey as Buffer),
       catalog: t.runtime.catalog,
     };
-    const { rows } = await t.db.query<{ id: string }>('SELECT id FROM staff_accounts WHERE public_id = $1', [id]);
+    const { rows } = await t.db.query<{ id: string }>('SELECT id FROM staff_accounts WHERE public_id = $1', [
+      id,
+    ]);
     const link = await t.db.transaction((tx) => issueLink(tx, ctx, Number(rows[0]?.id), 'password_reset'));
     await page.goto(`${baseUrl}/desk/reset?lang=es#${link.split('#')[1]}`);
     await page.getByRole('heading', { name: 'Elija una contraseña nueva' }).waitFor();
