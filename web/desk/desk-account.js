@@ -31,7 +31,7 @@ export function renderAccount({ frame, person, signedOut, notice = null }) {
           person.passkeys.map((p) =>
             h(
               'li',
-              { class: 'desk-item' },
+              { class: 'account-passkey' },
               h('span', { class: 'desk-item-name' }, p.name),
               h(
                 'span',
