@@ -251,6 +251,18 @@ test('a passkey is removed by its holder only, and then signs no one in', async 
     headers: fromDesk(s, holder.cookie),
   });
   assert.equal(removed.statusCode, 204, removed.body);
+  const { rows: audited } = await s.t.db.query<{ action: string; details: { passkeyId: string } }>(
+    'SELECT action, details FROM audit_log WHERE actor = $1 ORDER BY created_at, action',
+    [holder.id],
+  );
+  assert.deepEqual(
+    audited.map((r) => [r.action, r.details.passkeyId]),
+    [
+      ['staff.passkey_added', holder.passkey.id],
+      ['staff.passkey_removed', holder.passkey.id],
+    ],
+    'adding and removing a passkey are audited, with the person as actor',
+  );
   assert.deepEqual(await passkeysOf(s, holder.cookie), []);
   const twice = await s.t.inject({
     method: 'DELETE',
