@@ -4,6 +4,8 @@
  * failing feed keeping the last holds), seen by search, quote and the calendar at once.
  */
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
@@ -260,6 +262,33 @@ describe('iCal feeds', () => {
     assert.equal((await sync(imported.id)).lastFetch.status, 'failed');
     assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(50), night(52)), 1);
     await call('DELETE', `/ical-imports/${imported.id}`);
+  });
+
+  it('stores why a fetch failed as a class and a code, never the address it reached', async () => {
+    const hotel = await freshHotel();
+    // A port nobody listens on (opened, then closed), and TLS spoken to the plain HTTP platform.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const cases = [
+      [`http://127.0.0.1:${port}/calendar.ics`, 'connection refused (ECONNREFUSED)'],
+      [platform.url.replace('http:', 'https:'), /^tls: no secure connection \([A-Z_]+\)$/],
+    ] as const;
+    for (const [url, reason] of cases) {
+      const created = await call('POST', `/hotels/${hotel.id}/ical-imports`, {
+        roomTypeId: 'suite',
+        url,
+        name: 'Broken',
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const failed = await sync(created.json().id);
+      assert.equal(failed.lastFetch.status, 'failed');
+      if (typeof reason === 'string') assert.equal(failed.lastFetch.error, reason);
+      else assert.match(failed.lastFetch.error, reason);
+      assert.doesNotMatch(failed.lastFetch.error, /127\.0\.0\.1|:\d{2,5}\b/);
+      await call('DELETE', `/ical-imports/${created.json().id}`);
+    }
   });
 
   it('refuses a private feed address unless allowed, and an unknown room type', async () => {
