@@ -8,36 +8,25 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
-import { makeHotel } from '../helpers/test-app.ts';
+import { addDays, book, cancel, type Json, localToday, roomsLeft } from '../booking/helpers.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
-import { FeedServer } from './feed-server.ts';
+import type { FeedServer } from './feed-server.ts';
+import { freshHotel as freshHotelIn, type IcalBench, operatorCalls, startIcalBench } from './ical-bench.ts';
 
 describe('iCal feeds', () => {
   let app: OperatorApp;
   let platform: FeedServer;
+  let bench: IcalBench;
   before(async () => {
-    app = await startOperatorApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_WORKER: 'false' });
-    platform = await FeedServer.start();
+    bench = await startIcalBench();
+    ({ app, platform } = bench);
   });
-  after(async () => {
-    await platform.close();
-    await app.t.close();
-  });
+  after(() => bench.close());
 
-  async function freshHotel(overrides: Partial<HotelDef> = {}): Promise<HotelDef> {
-    const def = makeHotel(overrides);
-    await reloadHotel(app.t, def);
-    return def;
-  }
+  const freshHotel = (overrides: Partial<HotelDef> = {}) => freshHotelIn(app, overrides);
   const night = (n: number) => addDays(localToday(app.t), n);
   const call = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, payload?: unknown) =>
-    app.t.inject({
-      method,
-      url: `${OPERATOR}${url}`,
-      headers: auth(app.root),
-      ...(payload ? { payload } : {}),
-    });
+    operatorCalls(app)(method, url, payload);
   const fetchUrl = (url: string, headers: Record<string, string> = {}) =>
     app.t.inject({ method: 'GET', url: new URL(url).pathname, headers });
   const events = (body: string) =>
