@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
-import { http, needsPostgres, type ServiceProcess, sleep } from './support.ts';
+import { http, needsPostgres, type ServiceProcess, sleep, startTwoServices } from './support.ts';
 
 const BOOKING = '/api/v1/booking';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FeedServer } from '../channels/feed-server.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
-import { http, needsPostgres, type ServiceProcess, sleep } from './support.ts';
+import { http, needsPostgres, type ServiceProcess, sleep, startTwoServices } from './support.ts';
 
 describe('iCal holds across processes', () => {
   const hotel = makeHotel();
