@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Database } from '../infra/db/database.ts';
-import { startClaimWorker } from '../infra/outbox/claim-worker.ts';
+import { type ClaimWorker, startClaimWorker } from '../infra/outbox/claim-worker.ts';
 import { claimUnmatchedIntents, refundUnmatchedIntent } from './commands/refund-unmatched-intents.ts';
 import { claimDueRefunds, retryRefund } from './commands/retry-refunds.ts';
 import type { PaymentProvider } from './payment-provider.ts';
@@ -78,26 +78,32 @@ export function startPaymentWorker(deps: {
     return done;
   }
 
-  const worker =
+  // The first claim comes one interval after start, as the periodic pass did: nothing here is
+  // urgent, and a starting process's connections go to the outboxes and the requests first.
+  let worker: ClaimWorker | null = null;
+  const starting =
     deps.poll === false
       ? null
-      : startClaimWorker<PaymentItem, true>({
-          db,
-          logger: log,
-          name: 'payment',
-          concurrency: CONCURRENCY,
-          pollIntervalMs: config.paymentWorkerIntervalMs,
-          graceMs: STOP_GRACE_MS,
-          // Refunds first: payments without a booking take the slots left.
-          claim: (limit) => claim(limit, (claimed) => limit - claimed),
-          run: async (item) => {
-            await settle(item);
-            return true;
-          },
-          // Never called: `run` settles every item it is given. A killed process's refunds come
-          // back when their lease ends.
-          release: async () => {},
-        });
+      : setTimeout(() => {
+          worker = startClaimWorker<PaymentItem, true>({
+            db,
+            logger: log,
+            name: 'payment',
+            concurrency: CONCURRENCY,
+            pollIntervalMs: config.paymentWorkerIntervalMs,
+            graceMs: STOP_GRACE_MS,
+            // Refunds first: payments without a booking take the slots left.
+            claim: (limit) => claim(limit, (claimed) => limit - claimed),
+            run: async (item) => {
+              await settle(item);
+              return true;
+            },
+            // Never called: `run` settles every item it is given. A killed process's refunds come
+            // back when their lease ends.
+            release: async () => {},
+          });
+        }, config.paymentWorkerIntervalMs);
+  starting?.unref();
 
   return {
     async runOnce() {
@@ -105,6 +111,7 @@ export function startPaymentWorker(deps: {
       await Promise.all([...inFlight]);
     },
     async stop() {
+      if (starting) clearTimeout(starting);
       await worker?.stop();
     },
   };
