@@ -28,6 +28,7 @@ import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts
 import type { SchemaCompilers } from './infra/http/schema-compilers.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
+import { invoicePdfForMessage } from './folios/commands/invoice-pdf.ts';
 import { startGuestMessages } from './messages/guest-messages.ts';
 import { bootstrapOperatorKey } from './operator-access/bootstrap.ts';
 import { runOperatorKeyCommand } from './operator-access/key-command-line.ts';
@@ -174,8 +175,11 @@ export async function createRuntime(
     signer.startAutoRefresh(logger);
     const shared = appContext as AppContext;
     const guestMessages = config.mailWorker
-      ? await startGuestMessages(shared, logger, (code) =>
-          openInvitationSession({ ...shared, log: logger }, code),
+      ? await startGuestMessages(
+          shared,
+          logger,
+          (code) => openInvitationSession({ ...shared, log: logger }, code),
+          (hotelId, invoiceId, language) => invoicePdfForMessage(shared, hotelId, invoiceId, language),
         )
       : null;
     const identityPurge = startIdentityPurge({

@@ -5,7 +5,9 @@ import { randomToken } from '../../infra/crypto/tokens.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { queueMessages } from '../../messages/outbox.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { reservationView } from '../../reservations/reservation.view.ts';
 import { invoiceCountersRepository } from '../invoice-counters.repository.ts';
 import { invoiceSeriesRepository } from '../invoice-series.repository.ts';
 import { type InvoiceLine, invoiceLinesRepository } from '../invoice-lines.repository.ts';
@@ -38,6 +40,8 @@ export interface InvoiceDraft {
   taxes: VatEntry[];
   total: number;
   corrects: string | null;
+  /** The number of the invoice `corrects` names, for the guest's e-mail. */
+  correctsNumber: string | null;
   reason: string | null;
 }
 
@@ -132,5 +136,23 @@ export async function writeInvoice(
       ...(draft.corrects ? { corrects: draft.corrects } : {}),
     },
   });
+  // The guest's e-mail with the PDF (API.md 10, 13), in this transaction: it is drawn when sent.
+  await queueMessages(tx, reservation, [
+    {
+      kind: 'invoice',
+      language: draft.language,
+      data: {
+        reservation: reservationView(reservation),
+        invoice: {
+          id,
+          number,
+          type: draft.type,
+          issueDate,
+          total: { amount: draft.total, currency: reservation.currency },
+          ...(draft.correctsNumber ? { corrects: draft.correctsNumber } : {}),
+        },
+      },
+    },
+  ]);
   return { row, lines: draft.lines, record, qrUrl: record ? qrUrlOf(row, ctx.config.verifactuQrUrl) : null };
 }
