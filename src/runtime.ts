@@ -14,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
 import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
+import { invoicePdfForMessage } from './folios/commands/invoice-pdf.ts';
 import { applyCatalog } from './hotel-calendar/apply-catalog.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { type ControlChannel, startControlChannel } from './infra/control-channel.ts';
@@ -28,7 +29,6 @@ import { type HousekeepingJob, startHousekeeping } from './infra/housekeeping.ts
 import type { SchemaCompilers } from './infra/http/schema-compilers.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
-import { invoicePdfForMessage } from './folios/commands/invoice-pdf.ts';
 import { startGuestMessages } from './messages/guest-messages.ts';
 import { bootstrapOperatorKey } from './operator-access/bootstrap.ts';
 import { runOperatorKeyCommand } from './operator-access/key-command-line.ts';

@@ -107,6 +107,15 @@ export const invoicesRepository = {
     );
   },
 
+  /** A reservation's invoices and credit notes, in issue order. */
+  async ofReservation(ex: Executor, hotelId: string, reservationId: number): Promise<InvoiceRow[]> {
+    const { rows } = await ex.query(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE i.hotel_id = $1 AND i.reservation_id = $2 ORDER BY i.seq`,
+      [hotelId, reservationId],
+    );
+    return rows.map(toInvoice);
+  },
+
   /** The hotel's invoices issued on hotel-local dates `from`..`to` in issue order, after `afterSeq`. */
   async list(
     ex: Executor,

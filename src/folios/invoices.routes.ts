@@ -7,9 +7,9 @@ import { AUTH_PROBLEMS, OperatorHeaders, operatorOperation } from '../operator-a
 import { HotelParams, OperatorReservationParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import { readInvoicePdf } from './commands/invoice-pdf.ts';
 import type { Invoice } from './commands/invoice-view.ts';
 import { issueCreditNote } from './commands/issue-credit-note.ts';
-import { readInvoicePdf } from './commands/invoice-pdf.ts';
 import { issueInvoice } from './commands/issue-invoice.ts';
 import { listInvoices } from './commands/list-invoices.ts';
 import { readInvoice } from './commands/read-invoice.ts';

@@ -101,7 +101,8 @@ export const InvoicePdfQuery = Type.Object(
 export const InvoicePdfDocument = Type.Unsafe<Buffer>({
   type: 'string',
   format: 'binary',
-  description: 'an A4 PDF: issuer, recipient, number, dates, lines, VAT breakdown, total and, under VERI*FACTU, the QR code with AEAT’s legend',
+  description:
+    'an A4 PDF: issuer, recipient, number, dates, lines, VAT breakdown, total and, under VERI*FACTU, the QR code with AEAT’s legend',
 });
 
 export const InvoiceListQuery = Type.Object(

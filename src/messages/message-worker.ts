@@ -41,7 +41,11 @@ export interface MessageWorkerOptions {
    * null when there is no such invoice. Folios' command, handed down by the runtime (folios are a
    * layer above messages).
    */
-  invoicePdf(hotelId: string, invoiceId: string, language: Language): Promise<{ number: string; pdf: Buffer } | null>;
+  invoicePdf(
+    hotelId: string,
+    invoiceId: string,
+    language: Language,
+  ): Promise<{ number: string; pdf: Buffer } | null>;
   /** Decrypts the link of a staff e-mail (API.md 12). */
   encryptor: Encryptor;
   concurrency?: number;
@@ -111,13 +115,18 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
       reservation = reservationView(row);
     }
     if (!reservation) return { result: 'failed', error: 'message without its reservation' };
-    const invoice = message.kind === 'invoice' ? (message.data.invoice as InvoiceFacts & { id: string }) : undefined;
+    const invoice =
+      message.kind === 'invoice' ? (message.data.invoice as InvoiceFacts & { id: string }) : undefined;
     const attachments: Mail.Attachment[] = [];
     if (invoice) {
       // Drawn now from the invoice, which never changes: the outbox row holds no document.
       const document = await options.invoicePdf(message.hotelId, invoice.id, message.language);
       if (!document) return { result: 'failed', error: `invoice ${invoice.id} is not there` };
-      attachments.push({ filename: `${document.number}.pdf`, content: document.pdf, contentType: 'application/pdf' });
+      attachments.push({
+        filename: `${document.number}.pdf`,
+        content: document.pdf,
+        contentType: 'application/pdf',
+      });
     }
     const rendered = message.data.addressChanged
       ? renderAddressNotice({

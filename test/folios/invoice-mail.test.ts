@@ -42,7 +42,10 @@ describe('the invoice e-mail (API.md 13)', () => {
   it('mails the guest the invoice in their language with its PDF, and the credit note likewise', async () => {
     const { t, root, hotels } = app;
     const email = `ana.${Date.now()}@example.com`;
-    const { code } = await bookStay(t, hotels[0].id, { nights: 2, guest: { ...GUEST, email, language: 'es' } });
+    const { code } = await bookStay(t, hotels[0].id, {
+      nights: 2,
+      guest: { ...GUEST, email, language: 'es' },
+    });
     const issued = await call(t, root, 'POST', `/reservations/${code}/invoices`, {});
     assert.equal(issued.statusCode, 201, issued.body);
     const inv = issued.json();
@@ -51,7 +54,10 @@ describe('the invoice e-mail (API.md 13)', () => {
     const mail = await mailWith(email, `Su factura ${inv.number} de Hotel del Puerto`);
     assert.ok(mail.text?.includes(`Le adjuntamos su factura ${inv.number}`), mail.text);
     assert.ok(mail.html && mail.html.includes(inv.number));
-    assert.deepEqual(mail.replyTo?.value.map((a) => a.address), ['hola@puerto.example']);
+    assert.deepEqual(
+      mail.replyTo?.value.map((a) => a.address),
+      ['hola@puerto.example'],
+    );
     const pdfs = mail.attachments.filter((a) => a.contentType === 'application/pdf');
     assert.equal(pdfs.length, 1);
     assert.equal(pdfs[0]?.filename, `${inv.number}.pdf`);
@@ -71,7 +77,9 @@ describe('the invoice e-mail (API.md 13)', () => {
     assert.equal(listed.language, 'es');
 
     // A credit note is e-mailed too, naming the invoice it annuls.
-    const credit = await call(t, root, 'POST', `/invoices/${inv.id}/credit-note`, { reason: 'Error en el NIF' });
+    const credit = await call(t, root, 'POST', `/invoices/${inv.id}/credit-note`, {
+      reason: 'Error en el NIF',
+    });
     assert.equal(credit.statusCode, 201, credit.body);
     const cn = credit.json();
     const creditMail = await mailWith(email, `Factura rectificativa ${cn.number}`);

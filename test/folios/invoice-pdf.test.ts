@@ -34,7 +34,10 @@ async function pdfOf(test: Parameters<typeof call>[0], key: string, id: string, 
   });
   assert.equal(response.statusCode, 200, response.body);
   assert.equal(response.headers['content-type'], 'application/pdf');
-  assert.match(String(response.headers['content-disposition']), /^inline; filename="[A-Z]+\d{4}-\d{6}\.pdf"$/);
+  assert.match(
+    String(response.headers['content-disposition']),
+    /^inline; filename="[A-Z]+\d{4}-\d{6}\.pdf"$/,
+  );
   assert.equal(response.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
   return readPdf(response.rawPayload);
 }
@@ -51,7 +54,12 @@ describe('invoice PDF (API.md 13), read back: text extracted and QR code decoded
       vatRate: null,
     });
     assert.equal(charge.statusCode, 201, charge.body);
-    const company = { name: 'Acme Ibérica SA', taxId: 'A87654321', address: 'Gran Vía 2, Madrid', country: 'ES' };
+    const company = {
+      name: 'Acme Ibérica SA',
+      taxId: 'A87654321',
+      address: 'Gran Vía 2, Madrid',
+      country: 'ES',
+    };
     const issued = await call(test, root, 'POST', `/reservations/${code}/invoices`, { recipient: company });
     assert.equal(issued.statusCode, 201, issued.body);
     const inv: Json = issued.json();
@@ -64,13 +72,21 @@ describe('invoice PDF (API.md 13), read back: text extracted and QR code decoded
       assert.ok(Math.abs(pdf.size.width - 595.28) < 1 && Math.abs(pdf.size.height - 841.89) < 1, 'A4');
       const text = plain(pdf.text.join('\n'));
       const lines = text.split('\n');
-      const has = (needle: string) => assert.ok(text.includes(plain(needle)), `${language}: no “${needle}” in\n${text}`);
+      const has = (needle: string) =>
+        assert.ok(text.includes(plain(needle)), `${language}: no “${needle}” in\n${text}`);
       has(TITLE[language]);
       has(inv.number);
       has(longDate(language, inv.issueDate));
       has(code);
       // Issuer and recipient, accents intact.
-      for (const value of [LEGAL.name, LEGAL.taxId, LEGAL.address, company.name, company.taxId, company.address])
+      for (const value of [
+        LEGAL.name,
+        LEGAL.taxId,
+        LEGAL.address,
+        company.name,
+        company.taxId,
+        company.address,
+      ])
         has(value);
       // The lines: the charge outside VAT, in the language's money.
       const chargeLine = lines.find((l) => l.includes('Parking garaje (3 días)'));
@@ -97,13 +113,18 @@ describe('invoice PDF (API.md 13), read back: text extracted and QR code decoded
     assert.ok(byDefault.text[0]?.includes('Invoice'));
 
     // The credit note: its own title, the invoice it corrects, negative amounts, its own QR code.
-    const credit = await call(test, root, 'POST', `/invoices/${inv.id}/credit-note`, { reason: 'Datos erróneos' });
+    const credit = await call(test, root, 'POST', `/invoices/${inv.id}/credit-note`, {
+      reason: 'Datos erróneos',
+    });
     assert.equal(credit.statusCode, 201, credit.body);
     const cn: Json = credit.json();
     const cnPdf = await pdfOf(test, root, cn.id, 'es');
     const cnText = plain(cnPdf.text.join('\n'));
     assert.ok(cnText.includes(CREDIT.es), cnText);
-    assert.ok(cnText.includes(`Rectifica la factura ${inv.number} del ${longDate('es', inv.issueDate)}`), cnText);
+    assert.ok(
+      cnText.includes(`Rectifica la factura ${inv.number} del ${longDate('es', inv.issueDate)}`),
+      cnText,
+    );
     assert.ok(cnText.includes('Motivo: Datos erróneos'), cnText);
     assert.ok(cnText.includes(money('es', -inv.total.amount)), cnText);
     assert.equal(await cnPdf.qr(1), cn.verifactu.qrUrl);
@@ -125,7 +146,10 @@ describe('invoice PDF (API.md 13), read back: text extracted and QR code decoded
   });
 
   it('has no QR code nor VERI*FACTU words for a hotel outside VERI*FACTU', async (t) => {
-    const app = await startOperatorApp({}, [invoicingHotel({ legal: { ...LEGAL, country: 'PT' } }), makeHotel()]);
+    const app = await startOperatorApp({}, [
+      invoicingHotel({ legal: { ...LEGAL, country: 'PT' } }),
+      makeHotel(),
+    ]);
     t.after(() => app.t.close());
     const { t: test, root, hotels } = app;
     const { code } = await bookStay(test, hotels[0].id, { nights: 1 });

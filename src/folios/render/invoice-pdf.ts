@@ -97,11 +97,24 @@ export async function renderInvoicePdf(invoice: Invoice, extras: PdfExtras): Pro
   const column = (A4.width - 2 * MARGIN - 20) / 2;
   const party = (
     label: string,
-    p: { name: string; taxId?: string | undefined; address?: string | undefined; country?: string | undefined },
+    p: {
+      name: string;
+      taxId?: string | undefined;
+      address?: string | undefined;
+      country?: string | undefined;
+    },
     x: number,
   ) => {
-    doc.font(BOLD).fontSize(9).fillColor('#555555').text(label.toUpperCase(), x, partiesTop, { width: column });
-    doc.fillColor('black').font(BOLD).fontSize(11).text(p.name, x, doc.y + 2, { width: column });
+    doc
+      .font(BOLD)
+      .fontSize(9)
+      .fillColor('#555555')
+      .text(label.toUpperCase(), x, partiesTop, { width: column });
+    doc
+      .fillColor('black')
+      .font(BOLD)
+      .fontSize(11)
+      .text(p.name, x, doc.y + 2, { width: column });
     doc.font(FONT).fontSize(10);
     if (p.taxId) doc.text(`${t.taxId}: ${p.taxId}`, x, doc.y, { width: column });
     if (p.address) doc.text(p.address, x, doc.y, { width: column });
@@ -141,7 +154,13 @@ export async function renderInvoicePdf(invoice: Invoice, extras: PdfExtras): Pro
   rule();
   for (const line of lines) {
     row5(
-      [line.description, String(line.quantity), f.money(line.unitAmount), f.rate(line.vatRate), f.money(line.amount)],
+      [
+        line.description,
+        String(line.quantity),
+        f.money(line.unitAmount),
+        f.rate(line.vatRate),
+        f.money(line.amount),
+      ],
       FONT,
     );
   }
@@ -182,7 +201,11 @@ export async function renderInvoicePdf(invoice: Invoice, extras: PdfExtras): Pro
   }
   doc.moveDown(0.8);
   pair(t.total, f.money(row.total), BOLD, 13);
-  doc.font(FONT).fontSize(8).fillColor('#555555').text(t.vatIncluded, MARGIN, doc.y + 4);
+  doc
+    .font(FONT)
+    .fontSize(8)
+    .fillColor('#555555')
+    .text(t.vatIncluded, MARGIN, doc.y + 4);
   doc.fillColor('black');
 
   // VERI*FACTU: the QR code of the record and AEAT's legend.
@@ -192,8 +215,14 @@ export async function renderInvoicePdf(invoice: Invoice, extras: PdfExtras): Pro
     const top = doc.y + 20;
     drawQr(doc, qrUrl, MARGIN, top, QR_SIZE);
     const textX = MARGIN + QR_SIZE + 16;
-    doc.font(BOLD).fontSize(12).text('VERI*FACTU', textX, top + QR_SIZE / 2 - 16);
-    doc.font(FONT).fontSize(9).text(VERIFACTU_LEGEND, textX, doc.y + 2, { width: RIGHT - textX });
+    doc
+      .font(BOLD)
+      .fontSize(12)
+      .text('VERI*FACTU', textX, top + QR_SIZE / 2 - 16);
+    doc
+      .font(FONT)
+      .fontSize(9)
+      .text(VERIFACTU_LEGEND, textX, doc.y + 2, { width: RIGHT - textX });
     doc.y = top + QR_SIZE + 8;
   }
 
