@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import jsQRModule from 'jsqr';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -9,6 +11,9 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
  */
 // jsqr is CommonJS typed as an ES default export: under NodeNext the default is the module object.
 const jsQR = (jsQRModule as unknown as { default: typeof jsQRModule.default }).default;
+
+// pdf.js's own metrics of the 14 standard fonts (Helvetica …), so it draws them as a viewer would.
+const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 export interface ReadPdf {
   pages: number;
@@ -22,7 +27,12 @@ export interface ReadPdf {
 
 export async function readPdf(bytes: Buffer | Uint8Array): Promise<ReadPdf> {
   const data = new Uint8Array(bytes);
-  const pdf = await getDocument({ data, useSystemFonts: false, isEvalSupported: false }).promise;
+  const pdf = await getDocument({
+    data,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    standardFontDataUrl: STANDARD_FONTS,
+  }).promise;
   const text: string[] = [];
   for (let n = 1; n <= pdf.numPages; n++) {
     const page = await pdf.getPage(n);

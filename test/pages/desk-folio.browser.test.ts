@@ -7,6 +7,7 @@ import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { readPdf } from '../folios/pdf-reader.ts';
 import {
+  assertNoBrokenText,
   DESKTOP,
   dateIn,
   launchChromium,
@@ -108,6 +109,7 @@ describe('the folio at the front desk', { skip: skipWithoutChromium }, () => {
     const before = await folioOf(code);
     assert.ok(before.lines.length > 0);
     assert.equal(await folio.locator('tbody tr').count(), before.lines.length);
+    await assertNoBrokenText(page, 'the folio before any change');
     const balance = () => folio.locator('[data-total="balance"]').innerText();
     assert.equal(
       await balance(),

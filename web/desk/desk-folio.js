@@ -1,7 +1,7 @@
 // A reservation's folio at the desk (API.md 13): its lines, payments and balance; adding a charge
 // at one of the hotel's VAT rates, voiding one, recording a payment or refund; issuing an invoice
 // to the guest or a company; downloading an invoice's PDF; annulling one with a credit note.
-import { field, h } from '../shared/dom.js';
+import { field, h, replaceContent } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, locale, money, t } from '../shared/i18n.js';
 import { operator, operatorFile } from './desk-api.js';
@@ -28,7 +28,9 @@ async function load(detail, ctx, body, notice = null) {
   try {
     const { body: folio } = await operator('GET', path(detail));
     const reload = (text) => load(detail, ctx, body, text);
-    body.replaceChildren(
+    // replaceContent, not replaceChildren: the parts that are not there (null) are left out.
+    replaceContent(
+      body,
       notice ? h('p', { class: 'notice', role: 'status' }, notice) : null,
       linesTable(folio, detail, ctx, reload),
       totals(folio),
@@ -36,7 +38,7 @@ async function load(detail, ctx, body, notice = null) {
       invoicesList(folio, ctx, reload),
       chargeForm(folio, detail, ctx, reload),
       paymentForm(folio, detail, ctx, reload),
-      invoiceForm(folio, detail, ctx, reload),
+      invoiceForm(detail, ctx, reload),
     );
   } catch (problem) {
     if (ctx.signedOut(problem)) return;
@@ -65,69 +67,77 @@ function minorUnits(text, currency) {
 
 function linesTable(folio, detail, ctx, reload) {
   const numbers = Object.fromEntries(folio.invoices.map((i) => [i.id, i.number]));
+  // On a narrow screen the table scrolls sideways: its frame is focusable, so a keyboard scrolls it too.
   return h(
-    'table',
-    { class: 'desk-folio-lines' },
-    h('caption', { class: 'visually-hidden' }, t('folio.lines')),
+    'div',
+    { class: 'desk-folio-scroll', tabindex: '0', role: 'region', 'aria-label': t('folio.lines') },
     h(
-      'thead',
-      {},
+      'table',
+      { class: 'desk-folio-lines' },
+      h('caption', { class: 'visually-hidden' }, t('folio.lines')),
       h(
-        'tr',
+        'thead',
         {},
-        ['date', 'description', 'quantity', 'amount', 'vat', 'state', 'actions'].map((c) =>
-          h('th', { scope: 'col' }, t(`folio.column.${c}`)),
-        ),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      folio.lines.map((line) =>
         h(
           'tr',
-          { 'data-line': line.id, 'data-type': line.type, class: line.voided ? 'voided' : null },
-          h('td', {}, date(line.date)),
-          h('td', {}, line.description),
-          h('td', { class: 'num' }, String(line.quantity)),
-          h('td', { class: 'num' }, money(line.amount)),
-          h('td', { class: 'num' }, rate(line.vatRate)),
-          h(
-            'td',
-            {},
-            line.voided
-              ? t('folio.voided')
-              : line.invoiceId
-                ? t('folio.invoiced', { number: numbers[line.invoiceId] ?? line.invoiceId })
-                : t('folio.open'),
+          {},
+          ['date', 'description', 'quantity', 'amount', 'vat', 'state', 'actions'].map((c) =>
+            h('th', { scope: 'col' }, t(`folio.column.${c}`)),
           ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        folio.lines.map((line) =>
           h(
-            'td',
-            {},
-            line.type === 'charge' && !line.voided && !line.invoiceId
-              ? h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'secondary small',
-                    onclick: async (event) => {
-                      const button = event.currentTarget;
-                      button.disabled = true;
-                      try {
-                        await operator('POST', path(detail, `/charges/${encodeURIComponent(line.id)}/void`));
-                        reload(t('folio.voidDone'));
-                      } catch (problem) {
-                        button.disabled = false;
-                        if (ctx.signedOut(problem)) return;
-                        button.after(
-                          h('div', { class: 'form-alert', role: 'alert' }, problemMessage(problem)),
-                        );
-                      }
+            'tr',
+            { 'data-line': line.id, 'data-type': line.type, class: line.voided ? 'voided' : null },
+            h('td', {}, date(line.date)),
+            h('td', {}, line.description),
+            h('td', { class: 'num' }, String(line.quantity)),
+            h('td', { class: 'num' }, money(line.amount)),
+            h('td', { class: 'num' }, rate(line.vatRate)),
+            h(
+              'td',
+              {},
+              line.voided
+                ? t('folio.voided')
+                : line.invoiceId
+                  ? t('folio.invoiced', { number: numbers[line.invoiceId] ?? line.invoiceId })
+                  : t('folio.open'),
+            ),
+            h(
+              'td',
+              {},
+              line.type === 'charge' && !line.voided && !line.invoiceId
+                ? h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'secondary small',
+                      onclick: async (event) => {
+                        const button = event.currentTarget;
+                        button.disabled = true;
+                        try {
+                          await operator(
+                            'POST',
+                            path(detail, `/charges/${encodeURIComponent(line.id)}/void`),
+                          );
+                          reload(t('folio.voidDone'));
+                        } catch (problem) {
+                          button.disabled = false;
+                          if (ctx.signedOut(problem)) return;
+                          button.after(
+                            h('div', { class: 'form-alert', role: 'alert' }, problemMessage(problem)),
+                          );
+                        }
+                      },
                     },
-                  },
-                  t('folio.void'),
-                )
-              : null,
+                    t('folio.void'),
+                  )
+                : null,
+            ),
           ),
         ),
       ),
@@ -138,7 +148,7 @@ function linesTable(folio, detail, ctx, reload) {
 function totals(folio) {
   return h(
     'dl',
-    { class: 'desk-facts desk-folio-totals' },
+    { class: 'desk-folio-totals' },
     [
       ['total', folio.total],
       ['paid', folio.paid],
@@ -341,7 +351,7 @@ function paymentForm(folio, detail, ctx, reload) {
   return form;
 }
 
-function invoiceForm(folio, detail, ctx, reload) {
+function invoiceForm(detail, ctx, reload) {
   const guest = `${detail.reservation.guest.firstName} ${detail.reservation.guest.lastName}`;
   const toCompany = h('input', { type: 'checkbox', name: 'company' });
   const name = h('input', { name: 'name', maxlength: 200 });
