@@ -15,7 +15,7 @@ export interface InvoicePdf {
 /** The PDF of a loaded invoice, with the number and date of the invoice a credit note corrects. */
 async function pdfOf(ex: Executor, invoice: Invoice, language: Language): Promise<InvoicePdf> {
   const { row } = invoice;
-  const original = row.corrects ? await invoicesRepository.find(ex, row.corrects) : null;
+  const original = row.corrects ? await invoicesRepository.findInHotel(ex, row.hotelId, row.corrects) : null;
   const pdf = await renderInvoicePdf(invoice, {
     language,
     corrected: original ? { number: original.number, issueDate: original.issueDate } : null,
@@ -53,8 +53,8 @@ export async function invoicePdfForMessage(
   invoiceId: string,
   language: Language,
 ): Promise<InvoicePdf | null> {
-  const row = await invoicesRepository.find(ctx.db, invoiceId);
-  if (!row || row.hotelId !== hotelId) return null;
+  const row = await invoicesRepository.findInHotel(ctx.db, hotelId, invoiceId);
+  if (!row) return null;
   const invoice = await loadInvoice(ctx.db, row, ctx.config.verifactuQrUrl);
   return pdfOf(ctx.db, invoice, language);
 }
