@@ -73,7 +73,8 @@ export async function readPdf(bytes: Buffer | Uint8Array): Promise<ReadPdf> {
       await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
       const image = context.getImageData(0, 0, canvas.width, canvas.height);
       const found = jsQR(new Uint8ClampedArray(image.data.buffer), image.width, image.height);
-      return found?.data ?? null;
+      // jsQR may read a QR code of nothing from text that resembles finder patterns: that is no code.
+      return found?.data ? found.data : null;
     },
   };
 }
