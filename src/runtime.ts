@@ -15,6 +15,7 @@ import type { AppContext } from './context.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
 import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
+import { invoicePdfForMessage } from './folios/commands/invoice-pdf.ts';
 import { nightsFollowCatalog } from './hotel-calendar/catalog-nights.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { type ControlChannel, startControlChannel } from './infra/control-channel.ts';
@@ -175,8 +176,11 @@ export async function createRuntime(
     signer.startAutoRefresh(logger);
     const shared = appContext as AppContext;
     const guestMessages = config.mailWorker
-      ? await startGuestMessages(shared, logger, (code) =>
-          openInvitationSession({ ...shared, log: logger }, code),
+      ? await startGuestMessages(
+          shared,
+          logger,
+          (code) => openInvitationSession({ ...shared, log: logger }, code),
+          (hotelId, invoiceId, language) => invoicePdfForMessage(shared, hotelId, invoiceId, language),
         )
       : null;
     const identityPurge = startIdentityPurge({

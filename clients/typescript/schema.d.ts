@@ -882,6 +882,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/invoices/{invoice}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an invoice or credit note as PDF
+         * @description The invoice as an A4 PDF in the guest’s language or `language` (numbers, dates and money as that language writes them): issuer, recipient, number, dates, lines, VAT breakdown, total, the invoice a credit note corrects and, under VERI*FACTU, the QR code of `verifactu.qrUrl` with the words “VERI*FACTU”.
+         *
+         *     Scope: `folios:read`.
+         */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/keys": {
         parameters: {
             query?: never;
@@ -9380,6 +9402,119 @@ export interface operations {
             };
         };
     };
+    getInvoicePdf: {
+        parameters: {
+            query?: {
+                /** @description the PDF’s language; by default the invoice’s (the guest’s) */
+                language?: "en" | "es" | "pt";
+            };
+            header?: never;
+            path: {
+                /** @description `inv_…` */
+                invoice: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (`Content-Disposition: inline; filename="<number>.pdf"`) */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listOperatorKeys: {
         parameters: {
             query?: never;
@@ -10935,6 +11070,22 @@ export interface operations {
                     "application/json": {
                         balance: components["schemas"]["Money"];
                         currency: string;
+                        /** @description the reservation’s invoices and credit notes, in issue order */
+                        invoices: {
+                            /** @description the credit note that annuls this invoice */
+                            correctedBy?: string;
+                            /** @description the invoice a credit note annuls */
+                            corrects?: string;
+                            /** @description `inv_…` */
+                            id: string;
+                            /** @description hotel-local date of issue */
+                            issueDate: string;
+                            number: string;
+                            /** @description the recipient’s name */
+                            recipient: string;
+                            total: components["schemas"]["Money"];
+                            type: "invoice" | "credit_note";
+                        }[];
                         lines: {
                             amount: components["schemas"]["Money"];
                             /** @description room type, service or tax code; `cancellation` / `no_show` for a fee; null for a charge */
@@ -10971,6 +11122,8 @@ export interface operations {
                         /** @description confirmation code */
                         reservationId: string;
                         total: components["schemas"]["Money"];
+                        /** @description the VAT rates a desk charge may carry: the hotel’s `percent_included` taxes’ */
+                        vatRates: number[];
                     };
                 };
             };
@@ -11866,7 +12019,7 @@ export interface operations {
                             createdAt: string;
                             /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
                             id: string;
-                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice";
                             language: "en" | "es" | "pt";
                             /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
                             lastError: string | null;
@@ -12016,7 +12169,7 @@ export interface operations {
                         createdAt: string;
                         /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
                         id: string;
-                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed";
+                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice";
                         language: "en" | "es" | "pt";
                         /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
                         lastError: string | null;

@@ -77,6 +77,17 @@ export const folioRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         total: money(folio.total, currency),
         paid: money(folio.paid, currency),
         balance: money(folio.total - folio.paid, currency),
+        vatRates: folio.vatRates,
+        invoices: folio.invoices.map((i) => ({
+          id: i.id,
+          number: i.number,
+          type: i.type,
+          issueDate: i.issueDate,
+          total: money(i.total, i.currency),
+          recipient: i.recipient.name,
+          ...(i.corrects ? { corrects: i.corrects } : {}),
+          ...(i.correctedBy ? { correctedBy: i.correctedBy } : {}),
+        })),
       };
     },
   );

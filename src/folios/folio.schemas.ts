@@ -55,6 +55,22 @@ export const Folio = Type.Object(
     total: MoneyRef,
     paid: MoneyRef,
     balance: MoneyRef,
+    vatRates: Type.Array(Type.Number(), {
+      description: 'the VAT rates a desk charge may carry: the hotel’s `percent_included` taxes’',
+    }),
+    invoices: Type.Array(
+      Type.Object({
+        id: Type.String({ description: '`inv_…`' }),
+        number: Type.String(),
+        type: Type.Union([Type.Literal('invoice'), Type.Literal('credit_note')]),
+        issueDate: Type.String({ description: 'hotel-local date of issue' }),
+        total: MoneyRef,
+        recipient: Type.String({ description: 'the recipient’s name' }),
+        corrects: Type.Optional(Type.String({ description: 'the invoice a credit note annuls' })),
+        correctedBy: Type.Optional(Type.String({ description: 'the credit note that annuls this invoice' })),
+      }),
+      { description: 'the reservation’s invoices and credit notes, in issue order' },
+    ),
   },
   {
     title: 'Folio',

@@ -3,7 +3,7 @@ import type { Executor } from '../infra/db/database.ts';
 /** The `invoice_counters` table: the last number given per hotel, series and year. */
 export const invoiceCountersRepository = {
   /**
-   * The next number of the series and year. The upsert locks the counter row until the issuing
+   * The next number of the series and year, taken under the series lock (invoice-series). The upsert locks the counter row until the issuing
    * transaction ends: a concurrent issue waits and gets the next number; a rollback gives the
    * number back. So numbers are consecutive in commit order, never skipped, never twice.
    */

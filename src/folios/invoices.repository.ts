@@ -100,11 +100,29 @@ export const invoicesRepository = {
     return rows[0] ? toInvoice(rows[0]) : null;
   },
 
+  /** An invoice of a known hotel: the lookup a shard by hotel answers alone. */
+  async findInHotel(ex: Executor, hotelId: string, id: string): Promise<InvoiceRow | null> {
+    const { rows } = await ex.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE i.hotel_id = $1 AND i.id = $2`, [
+      hotelId,
+      id,
+    ]);
+    return rows[0] ? toInvoice(rows[0]) : null;
+  },
+
   async markCorrected(tx: Executor, hotelId: string, id: string, creditNoteId: string): Promise<void> {
     await tx.query(
       `UPDATE invoices SET corrected_by = $3 WHERE hotel_id = $1 AND id = $2 AND corrected_by IS NULL`,
       [hotelId, id, creditNoteId],
     );
+  },
+
+  /** A reservation's invoices and credit notes, in issue order. */
+  async ofReservation(ex: Executor, hotelId: string, reservationId: number): Promise<InvoiceRow[]> {
+    const { rows } = await ex.query(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE i.hotel_id = $1 AND i.reservation_id = $2 ORDER BY i.seq`,
+      [hotelId, reservationId],
+    );
+    return rows.map(toInvoice);
   },
 
   /** The hotel's invoices issued on hotel-local dates `from`..`to` in issue order, after `afterSeq`. */

@@ -7,6 +7,7 @@ import { AUTH_PROBLEMS, OperatorHeaders, operatorOperation } from '../operator-a
 import { HotelParams, OperatorReservationParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
+import { readInvoicePdf } from './commands/invoice-pdf.ts';
 import type { Invoice } from './commands/invoice-view.ts';
 import { issueCreditNote } from './commands/issue-credit-note.ts';
 import { issueInvoice } from './commands/issue-invoice.ts';
@@ -20,6 +21,8 @@ import {
   InvoiceListQuery,
   InvoicePage,
   InvoiceParams,
+  InvoicePdfDocument,
+  InvoicePdfQuery,
   Invoice as InvoiceSchema,
   IssueInvoiceRequest,
   RecordsPage,
@@ -152,6 +155,45 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     async (request) => invoiceView(await readInvoice(ctx, operatorOf(request), request.params.invoice)),
+  );
+
+  app.get(
+    '/invoices/:invoice/pdf',
+    {
+      config: { operatorScope: 'folios:read' },
+      schema: {
+        operationId: 'getInvoicePdf',
+        summary: 'Download an invoice or credit note as PDF',
+        ...operatorOperation(
+          'folios:read',
+          'The invoice as an A4 PDF in the guest’s language or `language` (numbers, dates and money as that language writes them): issuer, recipient, number, dates, lines, VAT breakdown, total, the invoice a credit note corrects and, under VERI*FACTU, the QR code of `verifactu.qrUrl` with the words “VERI*FACTU”.',
+        ),
+        headers: OperatorHeaders,
+        params: InvoiceParams,
+        querystring: InvoicePdfQuery,
+        produces: ['application/pdf'],
+        response: {
+          200: {
+            description: 'The PDF (`Content-Disposition: inline; filename="<number>.pdf"`)',
+            content: { 'application/pdf': { schema: InvoicePdfDocument } },
+          },
+          ...problemResponses('validation_error', ...AUTH_PROBLEMS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { number, pdf } = await readInvoicePdf(
+        ctx,
+        operatorOf(request),
+        request.params.invoice,
+        request.query.language,
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${number}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
   );
 
   app.get(

@@ -86,6 +86,25 @@ export const InvoiceParams = Type.Object({
   invoice: Type.String({ minLength: 1, maxLength: 64, description: '`inv_…`' }),
 });
 
+export const InvoicePdfQuery = Type.Object(
+  {
+    language: Type.Optional(
+      Type.Union([Type.Literal('en'), Type.Literal('es'), Type.Literal('pt')], {
+        description: 'the PDF’s language; by default the invoice’s (the guest’s)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The PDF's bytes: sent as a Buffer, never serialised. */
+export const InvoicePdfDocument = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
+  description:
+    'an A4 PDF: issuer, recipient, number, dates, lines, VAT breakdown, total and, under VERI*FACTU, the QR code with AEAT’s legend',
+});
+
 export const InvoiceListQuery = Type.Object(
   {
     from: Type.Optional(CalendarDate('first issue date (inclusive)')),

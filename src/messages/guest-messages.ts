@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import type { ClaimWorker } from '../infra/outbox/claim-worker.ts';
-import { startMessageWorker } from './message-worker.ts';
+import { type MessageWorkerOptions, startMessageWorker } from './message-worker.ts';
 import { messageRepository } from './messages.repository.ts';
 import { fileTransport, type MailTransport, smtpRequiresStartTls, smtpTransport } from './transport.ts';
 
@@ -19,6 +19,7 @@ export async function startGuestMessages(
   ctx: AppContext,
   logger: Logger,
   openInvitation: (code: string) => Promise<string | null>,
+  invoicePdf: MessageWorkerOptions['invoicePdf'],
 ): Promise<GuestMessages> {
   let transport: MailTransport;
   if (ctx.config.smtpUrl) {
@@ -52,6 +53,7 @@ export async function startGuestMessages(
     clock: ctx.clock,
     transport,
     openInvitation,
+    invoicePdf,
     encryptor: ctx.encryptor,
   });
   return {

@@ -5,6 +5,7 @@ export const MESSAGE_KINDS = [
   'booking_cancelled',
   'checkin_invitation',
   'checkin_completed',
+  'invoice',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

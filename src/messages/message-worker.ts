@@ -1,3 +1,4 @@
+import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Logger } from 'pino';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Config } from '../config.ts';
@@ -10,7 +11,7 @@ import { GIVE_UP_AFTER_UNITS, retryDelayUnits } from '../infra/outbox/retry-sche
 import { reservationRepository } from '../reservations/reservation.repository.ts';
 import type { Reservation } from '../reservations/reservation.schemas.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
-import { isStaffMessageKind, MESSAGES_CHANNEL } from './message-kinds.ts';
+import { isStaffMessageKind, type Language, MESSAGES_CHANNEL } from './message-kinds.ts';
 import {
   type ClaimedMessage,
   type MessageOutcome,
@@ -18,7 +19,7 @@ import {
 } from './messages.repository.ts';
 import { messageView } from './messages.view.ts';
 import { renderAddressNotice } from './render/address-notice.ts';
-import { renderMessage } from './render/render-message.ts';
+import { type InvoiceFacts, renderMessage } from './render/render-message.ts';
 import { renderStaffMessage } from './render/staff-message.ts';
 import { STAFF_LINK_CONTEXT } from './staff-outbox.ts';
 import { type MailTransport, maskEmail, type SendResult } from './transport.ts';
@@ -35,6 +36,16 @@ export interface MessageWorkerOptions {
    * Check-in's command, handed down by the runtime (check-in is a layer above messages).
    */
   openInvitation(code: string): Promise<string | null>;
+  /**
+   * The PDF of an invoice for its `invoice` e-mail (API.md 13), drawn from the invoice as issued;
+   * null when there is no such invoice. Folios' command, handed down by the runtime (folios are a
+   * layer above messages).
+   */
+  invoicePdf(
+    hotelId: string,
+    invoiceId: string,
+    language: Language,
+  ): Promise<{ number: string; pdf: Buffer } | null>;
   /** Decrypts the link of a staff e-mail (API.md 12). */
   encryptor: Encryptor;
   concurrency?: number;
@@ -104,6 +115,19 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
       reservation = reservationView(row);
     }
     if (!reservation) return { result: 'failed', error: 'message without its reservation' };
+    const invoice =
+      message.kind === 'invoice' ? (message.data.invoice as InvoiceFacts & { id: string }) : undefined;
+    const attachments: Mail.Attachment[] = [];
+    if (invoice) {
+      // Drawn now from the invoice, which never changes: the outbox row holds no document.
+      const document = await options.invoicePdf(message.hotelId, invoice.id, message.language);
+      if (!document) return { result: 'failed', error: `invoice ${invoice.id} is not there` };
+      attachments.push({
+        filename: `${document.number}.pdf`,
+        content: document.pdf,
+        contentType: 'application/pdf',
+      });
+    }
     const rendered = message.data.addressChanged
       ? renderAddressNotice({
           language: message.language,
@@ -122,6 +146,7 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
           invitationLink,
           publicBaseUrl: config.publicBaseUrl,
           now: options.clock.now(),
+          invoice,
         });
     return options.transport.send(
       {
@@ -142,7 +167,7 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
                 contentType: `text/calendar; charset=utf-8; method=${/METHOD:CANCEL/.test(rendered.calendar) ? 'CANCEL' : 'PUBLISH'}`,
               },
             ]
-          : [],
+          : attachments,
       },
       message,
     );

@@ -138,6 +138,7 @@ const ROUTES: RouteCase[] = [
   },
   { ...reservationRoute('POST', '/invoices'), scope: 'folios:write', body: {} },
   { ...folioRoute('GET', '/invoices/{invoice}'), scope: 'folios:read' },
+  { ...folioRoute('GET', '/invoices/{invoice}/pdf'), scope: 'folios:read' },
   {
     ...folioRoute('POST', '/invoices/{invoice}/credit-note'),
     scope: 'folios:write',

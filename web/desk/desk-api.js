@@ -77,6 +77,27 @@ export async function operator(method, path, { body, headers = {}, key } = {}) {
   return { body: json, etag: response.headers.get('etag') };
 }
 
+/** A file the operator API answers (an invoice's PDF) as a Blob, or a thrown Problem. */
+export async function operatorFile(path, { key } = {}) {
+  const credential = key ?? memoryKey ?? savedKey();
+  let response;
+  try {
+    response = await fetch(`/api/v1/operator${path}`, {
+      headers: { authorization: `Bearer ${credential ?? ''}` },
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+      cache: 'no-store',
+    });
+  } catch {
+    throw new Problem({ code: 'network_error' }, 0);
+  }
+  if (!response.ok) {
+    const json = await response.json().catch(() => null);
+    throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  }
+  return response.blob();
+}
+
 /**
  * The server has no such endpoint at all (an older server), as opposed to an unknown reservation:
  * a 404 `not_found` whose problem carries `unknownRoute: true` (never judged by its English text).

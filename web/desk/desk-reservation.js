@@ -5,6 +5,7 @@ import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, instant, money, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
 import { hotelToday, isMissingEndpoint, operator, ratePlanName, roomTypeName } from './desk-api.js';
+import { folioSection } from './desk-folio.js';
 import { messagesSection } from './desk-messages.js';
 
 /** A reservation in a list: a button naming the guest, the code, the stay and where it stands. */
@@ -100,6 +101,7 @@ function draw(detail, ctx) {
         rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
       ),
       checkinSection(detail, ctx),
+      folioSection(detail, ctx),
       messagesSection(detail, ctx),
       actions(detail, ctx),
     ),

@@ -50,6 +50,7 @@ export async function issueCreditNote(
       taxes: original.taxes.map((t) => ({ vatRate: t.vatRate, base: -t.base, amount: -t.amount })),
       total: -original.total,
       corrects: original.id,
+      correctsNumber: original.number,
       reason: body.reason,
     });
     await invoicesRepository.markCorrected(tx, original.hotelId, original.id, credit.row.id);

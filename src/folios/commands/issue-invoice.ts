@@ -50,6 +50,7 @@ export async function issueInvoice(
       taxes: vatBreakdown(lines),
       total: lines.reduce((sum, l) => sum + l.amount, 0),
       corrects: null,
+      correctsNumber: null,
       reason: null,
     });
     for (const line of open) {

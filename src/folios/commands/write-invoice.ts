@@ -5,9 +5,12 @@ import { randomToken } from '../../infra/crypto/tokens.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { queueMessages } from '../../messages/outbox.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { reservationView } from '../../reservations/reservation.view.ts';
 import { invoiceCountersRepository } from '../invoice-counters.repository.ts';
 import { type InvoiceLine, invoiceLinesRepository } from '../invoice-lines.repository.ts';
+import { invoiceSeriesRepository } from '../invoice-series.repository.ts';
 import { type InvoiceRow, invoicesRepository, type Party } from '../invoices.repository.ts';
 import { invoiceNumber, type VatEntry } from '../rules/invoice-totals.ts';
 import { verifactuFields, verifactuHash } from '../rules/verifactu.ts';
@@ -37,14 +40,17 @@ export interface InvoiceDraft {
   taxes: VatEntry[];
   total: number;
   corrects: string | null;
+  /** The number of the invoice `corrects` names, for the guest's e-mail. */
+  correctsNumber: string | null;
   reason: string | null;
 }
 
 /**
  * Numbers, writes and (under VERI*FACTU) chains one invoice or credit note in the caller's
- * transaction, and records `invoice.issued`. The series' counter row and then the issuer's chain
- * head are locked until the transaction ends: numbers follow commit order without a gap, and each
- * record chains to the one committed before it, whatever the number of processes.
+ * transaction, and records `invoice.issued`. The series (and then its year's counter) and the
+ * issuer's chain head are locked until the transaction ends, before the clock is read: numbers
+ * follow commit order without a gap, issue dates never run backwards against them, and each record
+ * chains to the one committed before it, whatever the number of processes.
  */
 export async function writeInvoice(
   tx: Executor,
@@ -54,16 +60,20 @@ export async function writeInvoice(
   draft: InvoiceDraft,
 ): Promise<Invoice> {
   const legal = legalOf(hotel);
-  const issueDate = hotelToday(hotel.timezone, ctx.clock.now());
+  // The series first, then the issuer's chain: one lock order for every issue, no deadlock.
+  await invoiceSeriesRepository.lock(tx, hotel.id, draft.series);
+  const head = legal.verifactu
+    ? await verifactuChainHeadsRepository.lock(tx, hotel.id, draft.issuer.taxId)
+    : null;
+  // The clock is read once the locks are held, and the issue date (so the year of the number) is
+  // derived from that instant: an issue that waited behind another of its series reads a later
+  // time, so numbers, issue dates and the chain always run in the same order.
+  const issuedAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000);
+  const issueDate = hotelToday(hotel.timezone, issuedAt);
   const year = Number(issueDate.slice(0, 4));
   const sequence = await invoiceCountersRepository.next(tx, hotel.id, draft.series, year);
   const number = invoiceNumber(draft.series, year, sequence);
   const id = randomToken('inv_', 12);
-  const head = legal.verifactu
-    ? await verifactuChainHeadsRepository.lock(tx, hotel.id, draft.issuer.taxId)
-    : null;
-  // Read once the locks are held: issue times follow numbers and the chain.
-  const issuedAt = new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000);
   const row: InvoiceRow = {
     id,
     hotelId: hotel.id,
@@ -126,5 +136,23 @@ export async function writeInvoice(
       ...(draft.corrects ? { corrects: draft.corrects } : {}),
     },
   });
+  // The guest's e-mail with the PDF (API.md 10, 13), in this transaction: it is drawn when sent.
+  await queueMessages(tx, reservation, [
+    {
+      kind: 'invoice',
+      language: draft.language,
+      data: {
+        reservation: reservationView(reservation),
+        invoice: {
+          id,
+          number,
+          type: draft.type,
+          issueDate,
+          total: { amount: draft.total, currency: reservation.currency },
+          ...(draft.correctsNumber ? { corrects: draft.correctsNumber } : {}),
+        },
+      },
+    },
+  ]);
   return { row, lines: draft.lines, record, qrUrl: record ? qrUrlOf(row, ctx.config.verifactuQrUrl) : null };
 }

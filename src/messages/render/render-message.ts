@@ -4,6 +4,7 @@ import { zonedInstant } from '../../dates/dates.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Reservation } from '../../reservations/reservation.schemas.ts';
 import type { Language, MessageKind } from '../message-kinds.ts';
+import { formatDate, formatMoney } from './format.ts';
 import { reservationCalendar } from './ics.ts';
 import { lodgingReservationJsonLd, utcOffset } from './json-ld.ts';
 import { htmlOf, textOf } from './layout.ts';
@@ -32,6 +33,18 @@ export interface MessageToRender {
   invitationLink?: string | undefined;
   publicBaseUrl: string;
   now: Date;
+  /** The `invoice` e-mail's invoice or credit note (its PDF is attached by the worker). */
+  invoice?: InvoiceFacts | undefined;
+}
+
+/** What the `invoice` e-mail tells of the invoice it carries (API.md 13), as queued at issue. */
+export interface InvoiceFacts {
+  number: string;
+  type: 'invoice' | 'credit_note';
+  issueDate: string;
+  total: { amount: number; currency: string };
+  /** The number of the invoice a credit note annuls. */
+  corrects?: string | undefined;
 }
 
 export interface RenderedMessage {
@@ -54,11 +67,18 @@ export function renderMessage(m: MessageToRender): RenderedMessage {
   const hotelName = nameIn(m.hotel, m.language);
   const r = m.reservation;
   const facts: MessageFacts = { ...m, texts, hotelName };
-  const subject = fill(texts.subject[m.kind], { hotel: hotelName, code: r.id });
+  const credit = m.invoice?.type === 'credit_note';
+  const values = {
+    hotel: hotelName,
+    code: r.id,
+    number: m.invoice?.number ?? '',
+    corrects: m.invoice?.corrects ?? '',
+  };
+  const subject = fill(credit ? texts.invoice.creditSubject : texts.subject[m.kind], values);
   const intro =
     m.kind === 'booking_cancelled' && m.noShow
       ? fill(texts.noShowIntro, { hotel: hotelName, date: r.checkIn })
-      : fill(texts.intro[m.kind], { hotel: hotelName });
+      : fill(credit ? texts.invoice.creditIntro : texts.intro[m.kind], values);
   const opening: Section = { paragraphs: [fill(texts.greeting, { name: r.guest.firstName }), intro] };
   const booking = BOOKING_KINDS.includes(m.kind);
   const sections: Section[] = [opening];
@@ -81,6 +101,19 @@ export function renderMessage(m: MessageToRender): RenderedMessage {
       break;
     case 'checkin_completed':
       sections.push(checkedInSection(facts), staySection(facts));
+      break;
+    case 'invoice':
+      if (m.invoice) {
+        const i = m.invoice;
+        sections.push({
+          rows: [
+            [credit ? texts.invoice.creditNote : texts.invoice.invoice, i.number],
+            [texts.invoice.issueDate, formatDate(texts, i.issueDate)],
+            [texts.invoice.invoiceTotal, formatMoney(texts, i.total)],
+          ],
+          notes: [texts.invoice.attachmentNote],
+        });
+      }
       break;
   }
   const footer: string[] = [];

@@ -58,6 +58,16 @@ export interface Texts {
   calendarNote: string;
   replyNote: string;
   noReplyNote: string;
+  /** The `invoice` e-mail (API.md 13): a credit note's own subject and intro, and its facts' labels. */
+  invoice: {
+    creditSubject: string;
+    creditIntro: string;
+    attachmentNote: string;
+    invoice: string;
+    creditNote: string;
+    issueDate: string;
+    invoiceTotal: string;
+  };
   /** The notice to the address a reservation's e-mail was changed from (`address-notice.ts`). */
   addressNotice: { subject: string; greeting: string; intro: string; warning: string };
   /** The staff e-mails (API.md 12, `staff-message.ts`): `{name}`, and `{by}` who invited. */
