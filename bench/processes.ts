@@ -113,6 +113,18 @@ export function startBaseline(): Promise<Proc> {
   return spawnNode('bench/baseline-server.ts', {}, { probe: '/nothing' });
 }
 
+/**
+ * The commit floor (bench/commit-floor-server.ts): one INSERT committed per request, to the same
+ * PostgreSQL server as the service (`databaseUrl`) or, embedded, to a bare PGlite in `dataDir`.
+ */
+export function startCommitFloor(o: { databaseUrl?: string; dataDir: string }): Promise<Proc> {
+  return spawnNode(
+    'bench/commit-floor-server.ts',
+    o.databaseUrl ? { FLOOR_DATABASE_URL: o.databaseUrl } : { FLOOR_DATA_DIR: o.dataDir },
+    { probe: '/nothing' },
+  );
+}
+
 export interface ServiceOptions {
   catalogFile: string;
   dataDir: string;
