@@ -72,13 +72,13 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
 export async function spawnNode(
   script: string,
   env: Record<string, string>,
-  options: { probe?: string; nodeFlags?: string[] } = {},
+  options: { probe?: string; nodeFlags?: string[]; cwd?: string } = {},
 ): Promise<Proc> {
   const port = await freePort();
   let out = '';
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, script], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
