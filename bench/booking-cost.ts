@@ -4,7 +4,12 @@
  * moves least — CPU milliseconds per booking of the service process and of its PostgreSQL
  * backends (from /proc), and statements per booking (counted in the service's `pg` client).
  *
- *   node --import tsx bench/booking-cost.ts <checkout> [<checkout> …]
+ *   node --import tsx bench/booking-cost.ts <checkout>[,KEY=VALUE…] [<checkout>[,KEY=VALUE…] …]
+ *
+ * `KEY=VALUE` after a checkout sets the service's environment for that entry only (the same
+ * checkout may be given twice, with and without a setting). `COST_EMAIL=same` for an entry books
+ * every stay for one guest address (the old bench's way: guest messages' per-address cap then
+ * serialises the bookings on its lock); by default each booking has an address of its own.
  *
  * Each checkout runs through tsx (`src/server.ts`: old checkouts have no compiled build), with
  * `node_modules` of its own or linked. Knobs: COST_ROUNDS (3), COST_BOOKINGS (600),
@@ -27,8 +32,19 @@ const extraEnv = Object.fromEntries(
     .filter(Boolean)
     .map((kv) => kv.split('=') as [string, string]),
 );
-const checkouts = process.argv.slice(2).map((p) => resolve(p));
-if (checkouts.length === 0) checkouts.push(ROOT);
+interface Entry {
+  label: string;
+  root: string;
+  env: Record<string, string>;
+}
+const entries: Entry[] = (process.argv.length > 2 ? process.argv.slice(2) : [ROOT]).map((arg) => {
+  const [path, ...settings] = arg.split(',');
+  return {
+    label: arg,
+    root: resolve(path as string),
+    env: Object.fromEntries(settings.map((kv) => kv.split('=') as [string, string])),
+  };
+});
 
 const TICK_MS = 1000 / 100; // USER_HZ
 
@@ -43,7 +59,7 @@ async function cpuMs(pid: number): Promise<number> {
 }
 
 interface Build {
-  root: string;
+  entry: Entry;
   service: Proc;
   dbUrl: string;
   drop(): Promise<void>;
@@ -51,7 +67,8 @@ interface Build {
   dir: string;
 }
 
-async function start(root: string): Promise<Build> {
+async function start(entry: Entry): Promise<Build> {
+  const { root } = entry;
   const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-cost-'));
   const db = await createDatabase();
   const countFile = join(dir, 'queries');
@@ -67,10 +84,11 @@ async function start(root: string): Promise<Build> {
       LOG_LEVEL: 'warn',
       QUERY_COUNT_FILE: countFile,
       ...extraEnv,
+      ...entry.env,
     },
     { nodeFlags: ['--import', join(ROOT, 'bench/count-queries.mjs')], cwd: root },
   );
-  return { root, service, dbUrl: db.url, drop: db.drop, countFile, dir };
+  return { entry, service, dbUrl: db.url, drop: db.drop, countFile, dir };
 }
 
 interface Counts {
@@ -129,13 +147,20 @@ async function round(b: Build): Promise<Round> {
   const db0 = await backendsCpu(b);
   const q0 = await counts(b);
   let next = 0;
+  const sameEmail = b.entry.env.COST_EMAIL === 'same';
   const r = await load([b.service.url], {
     method: 'POST',
     path: () => '/api/v1/booking/reservations',
     body: () =>
       JSON.stringify({
         quoteId: ids[next++ % ids.length],
-        guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+        guest: {
+          firstName: 'Ana',
+          lastName: 'Silva',
+          email: sameEmail
+            ? 'ana@example.com'
+            : `ana.${next}.${Math.random().toString(36).slice(2)}@example.com`,
+        },
       }),
     connections,
     amount: ids.length,
@@ -161,16 +186,16 @@ async function round(b: Build): Promise<Round> {
 const showTexts = process.env.COST_TEXTS === '1';
 const builds: Build[] = [];
 try {
-  for (const root of checkouts) builds.push(await start(root));
+  for (const entry of entries) builds.push(await start(entry));
   // Warm-up: one round each, not counted.
   for (const b of builds) await round(b);
-  const results = new Map<string, Round[]>(checkouts.map((c) => [c, []]));
+  const results = new Map<string, Round[]>(entries.map((e) => [e.label, []]));
   for (let i = 0; i < rounds; i++)
     for (const b of builds) {
       const r = await round(b);
-      results.get(b.root)?.push(r);
+      results.get(b.entry.label)?.push(r);
       console.log(
-        `${b.root}: ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}, service ${r.serviceCpuMs.toFixed(2)} ms, backends ${r.backendCpuMs.toFixed(2)} ms, ${r.statements.toFixed(2)} statements per booking, non-2xx ${r.non2xx}, load ${r.load1.toFixed(1)}`,
+        `${b.entry.label}: ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}, service ${r.serviceCpuMs.toFixed(2)} ms, backends ${r.backendCpuMs.toFixed(2)} ms, ${r.statements.toFixed(2)} statements per booking, non-2xx ${r.non2xx}, load ${r.load1.toFixed(1)}`,
       );
       if (showTexts) for (const [t, c] of r.texts) console.log(`  ${c.toFixed(2)}  ${t}`);
     }
