@@ -38,4 +38,36 @@ describe('the PostgreSQL pool', () => {
       await db.close();
     }
   });
+
+  test('names (prepares) statements on keys, and runs a statement taking arrays unnamed, planned for its arguments', {
+    skip: needsPostgres,
+  }, async () => {
+    const env = {
+      DATABASE_URL: DATABASE_URL as string,
+      DATA_ENCRYPTION_KEY: newEncryptionKey(),
+      PUBLIC_BASE_URL: 'https://innkeep.test',
+      DB_POOL_SIZE: '1',
+    };
+    const db = await openDatabase(loadConfig(env));
+    try {
+      const onKeys = 'SELECT $1::int + 1 AS n';
+      const onArrays = 'SELECT count(*)::int AS n FROM unnest($1::text[], $2::date []) AS t(a, b)';
+      // More than five times each: past the point where the server may switch a named one to a generic plan.
+      for (let i = 0; i < 7; i++) {
+        assert.equal((await db.query<{ n: number }>(onKeys, [i])).rows[0]?.n, i + 1);
+        const items = Array.from({ length: i + 1 }, (_, k) => `x${k}`);
+        const nights = items.map(() => '2030-01-01');
+        assert.equal((await db.query<{ n: number }>(onArrays, [items, nights])).rows[0]?.n, i + 1);
+      }
+      // One connection: the session's prepared statements are those the adapter named.
+      const { rows } = await db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+        'SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements',
+      );
+      const texts = rows.map((r) => r.statement);
+      assert.ok(texts.includes(onKeys), texts.join('\n'));
+      assert.ok(!texts.includes(onArrays), texts.join('\n'));
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -29,6 +29,9 @@ const types = {
 /** Distinct statement texts prepared per connection at most. */
 const MAX_PREPARED = 1000;
 
+/** A parameter cast to an array type (`$2::text[]`, `$3::date []`): the statement runs unnamed. */
+const ARRAY_PARAMETER = /\$\d+\s*::\s*[a-z_][a-z0-9_ ]*(\(\d+\))?\s*\[\]/i;
+
 /** Weight of the newest checkout in the running mean of connection hold times. */
 const HOLD_MEAN_WEIGHT = 0.1;
 
@@ -121,18 +124,21 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   };
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
   // Parameterised statements are prepared once per connection (named by their text) and reused:
-  // the server parses and plans them once instead of on every call. Bounded: past the limit, a new
-  // text runs unnamed as before.
-  const names = new Map<string, string>();
+  // the server parses them once instead of on every call, and from the sixth call may run them on
+  // a generic plan, made without the arguments' values. That suits statements on a few keys (the
+  // same index whatever the hotel or night), not a statement taking arrays: its plan depends on how
+  // many elements the arrays hold (an unnest join of two cells or of 2,000), and a generic plan
+  // made without them can read thousands of rows per cell. So a text with an array parameter
+  // (`$n::type[]`) runs unnamed, planned for its arguments on every call, as PostgreSQL plans an
+  // unnamed statement; the others are named. Bounded: past the limit, a new text runs unnamed too.
+  const names = new Map<string, string | null>();
   const statement = (text: string, values?: readonly unknown[]): pg.QueryConfig => {
     let name = names.get(text);
     if (name === undefined && values !== undefined && names.size < MAX_PREPARED) {
-      name = `ik${names.size}`;
+      name = ARRAY_PARAMETER.test(text) ? null : `ik${names.size}`;
       names.set(text, name);
     }
-    return name === undefined
-      ? { text, values: values as unknown[] }
-      : { name, text, values: values as unknown[] };
+    return name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] };
   };
   const listeners: Listener[] = [];
   const database: Database = {
