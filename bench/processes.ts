@@ -51,7 +51,7 @@ export interface Proc {
 }
 
 async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + Number(process.env.BENCH_START_SECONDS ?? 300) * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
     try {
@@ -88,7 +88,12 @@ export async function spawnNode(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}${options.probe ?? '/healthz'}`, child, () => out);
+  try {
+    await waitForHttp(`${url}${options.probe ?? '/healthz'}`, child, () => out);
+  } catch (error) {
+    child.kill('SIGKILL'); // never leave a process that did not come up behind
+    throw error;
+  }
   return {
     child,
     port,
