@@ -168,7 +168,8 @@ async function round(b: Build): Promise<Round> {
   const q1 = await counts(b);
   const db1 = await backendsCpu(b);
   const cpu1 = await cpuMs(b.service.child.pid as number);
-  const n = Math.max(1, r.requests);
+  // Per booking made: a shed or failed request (non-2xx) costs far less and is not one.
+  const n = Math.max(1, r.requests - r.non2xx - r.errors);
   // The two SIGUSR2 reads between the snapshots cost no statement.
   return {
     ...r,
