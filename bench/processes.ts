@@ -51,7 +51,7 @@ export interface Proc {
 }
 
 async function waitForHttp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + Number(process.env.BENCH_START_SECONDS ?? 300) * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output()}`);
     try {
@@ -72,13 +72,13 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
 export async function spawnNode(
   script: string,
   env: Record<string, string>,
-  options: { probe?: string; nodeFlags?: string[] } = {},
+  options: { probe?: string; nodeFlags?: string[]; cwd?: string } = {},
 ): Promise<Proc> {
   const port = await freePort();
   let out = '';
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, script], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,7 +88,12 @@ export async function spawnNode(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}${options.probe ?? '/healthz'}`, child, () => out);
+  try {
+    await waitForHttp(`${url}${options.probe ?? '/healthz'}`, child, () => out);
+  } catch (error) {
+    child.kill('SIGKILL'); // never leave a process that did not come up behind
+    throw error;
+  }
   return {
     child,
     port,
@@ -111,6 +116,18 @@ export async function spawnNode(
 
 export function startBaseline(): Promise<Proc> {
   return spawnNode('bench/baseline-server.ts', {}, { probe: '/nothing' });
+}
+
+/**
+ * The commit floor (bench/commit-floor-server.ts): one INSERT committed per request, to the same
+ * PostgreSQL server as the service (`databaseUrl`) or, embedded, to a bare PGlite in `dataDir`.
+ */
+export function startCommitFloor(o: { databaseUrl?: string; dataDir: string }): Promise<Proc> {
+  return spawnNode(
+    'bench/commit-floor-server.ts',
+    o.databaseUrl ? { FLOOR_DATABASE_URL: o.databaseUrl } : { FLOOR_DATA_DIR: o.dataDir },
+    { probe: '/nothing' },
+  );
 }
 
 export interface ServiceOptions {

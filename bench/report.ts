@@ -12,18 +12,37 @@ const GOAL_MANY_TYPES_SHARE = 0.5;
 const GOAL_CHECKIN_READ_RATIO = 0.25;
 const GOAL_GROWTH_FACTOR = 1.25;
 const GOAL_RSS_GROWTH = 0.1;
+/** Issue 36: a booking at least half as fast as one bare durable commit, p99 within 3 × p50. */
+const GOAL_FLOOR_SHARE = 0.5;
+const GOAL_FLOOR_TAIL = 3;
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const ms = (n: number) => fmt(n, n < 10 ? 2 : 1);
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 
-function row(r: ScenarioResult): string {
+export function row(r: ScenarioResult): string {
   if (!r.target || !r.baseline)
     return `| ${r.variant} | ${r.scenario} | ${r.note ?? 'not measured'} | | | | | | |`;
   const t = r.target;
   const b = r.baseline;
   return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${t.non2xx + t.errors} |`;
 }
+
+/** Bookings next to the commit floor (one INSERT committed per request) of the same run. */
+export function floorRows(results: Results): string[] {
+  return results.throughput
+    .filter((r) => r.target && r.floor)
+    .map((r) => {
+      const t = r.target as LoadResult;
+      const f = r.floor as LoadResult;
+      return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} / ${ms(t.p99)} | ${fmt(f.rps)} | ${ms(f.p50)} / ${ms(f.p99)} | **${fmt(t.rps / f.rps, 2)}** | ${fmt(t.p99 / t.p50, 1)} |`;
+    });
+}
+
+export const FLOOR_HEADER = [
+  '| variant | scenario | bookings/s | p50 / p99 | floor commits/s | floor p50 / p99 | bookings ÷ floor | booking p99 ÷ p50 |',
+  '|---|---|---:|---:|---:|---:|---:|---:|',
+];
 
 function find(results: Results, variant: string, scenario: string): LoadResult | null {
   return results.throughput.find((r) => r.variant === variant && r.scenario === scenario)?.target ?? null;
@@ -68,6 +87,15 @@ function goals(results: Results): string[] {
     const share = hooked.rps / plain.rps;
     lines.push(
       `| reservation create with one webhook endpoint subscribed ≥ ${GOAL_WEBHOOK_SHARE} × without (${variant}) | ${fmt(hooked.rps)} ÷ ${fmt(plain.rps)} req/s = ${fmt(share, 2)}: ${verdict(share >= GOAL_WEBHOOK_SHARE)} |`,
+    );
+  }
+  for (const variant of ['embedded', 'pg1', 'pg2']) {
+    const r = results.throughput.find((x) => x.variant === variant && x.scenario === 'reservation');
+    if (!r?.target || !r.floor) continue;
+    const share = r.target.rps / r.floor.rps;
+    const tail = r.target.p99 / r.target.p50;
+    lines.push(
+      `| reservation create ≥ ${GOAL_FLOOR_SHARE} × the commit floor, p99 ≤ ${GOAL_FLOOR_TAIL} × p50 (${variant}) | ${fmt(r.target.rps)} ÷ ${fmt(r.floor.rps)} = ${fmt(share, 2)}, p99 ÷ p50 = ${fmt(tail, 1)}: ${verdict(share >= GOAL_FLOOR_SHARE && tail <= GOAL_FLOOR_TAIL)} |`,
     );
   }
   const embeddedRes = find(results, 'embedded', 'reservation');
@@ -157,6 +185,14 @@ export function renderReport(results: Results, before: Results | null, notes: st
     'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} over 100 sessions, nothing written meanwhile (the JWS is signed once per session version and reused; on the embedded engine an unchanged session is answered from memory, and any write to sessions, steps or reservations sends the next read back to the database).',
     ...(results.skipped.length ? ['', `Skipped: ${results.skipped.join('; ')}.`] : []),
     '',
+    '## Bookings next to the commit floor',
+    '',
+    'The floor of any booking is one durable commit: bench/commit-floor-server.ts, a bare Fastify server committing one `INSERT … RETURNING id` per request (PostgreSQL: to the same server as the service, through a `pg` pool of the same size; embedded: a bare PGlite on disk), the same number of processes, connections and requests, measured alternately with the bookings in the same run.',
+    '',
+    ...(floorRows(results).length > 0
+      ? [...FLOOR_HEADER, ...floorRows(results)]
+      : ['Not measured in this run.']),
+    '',
     '## Search as the data grows (embedded engine)',
     '',
     'Reservations are seeded with `generate_series` (spread over 2,000 nights and the room types, with the inventory rows they imply), then search is measured as above. Search reads only `inventory` (one row per room type and night sold), never `reservations`.',
@@ -200,6 +236,8 @@ export function renderReport(results: Results, before: Results | null, notes: st
   out.push(
     '## Running it',
     '',
+    '`npm run bench` runs everything below. Words narrow it: `npm run bench -- booking` (the reservation scenario and its commit floor, every engine), `npm run bench -- search embedded`, `npm run bench -- booking-webhook pg1`, `npm run bench -- growth`; a scenario or engine without a section runs the throughput section only, and a partial run writes bench/results/<words>.md and .json and prints its tables instead of replacing BENCHMARKS.md. Words: `search`, `calendar`, `quote`, `booking` (= `reservation`), `booking-webhook`, `checkin`; `embedded`, `pg1` (= `pg`), `pg2`; `throughput`, `growth`, `soak`, `view`.',
+    '',
     '| variable | default | meaning |',
     '|---|---|---|',
     '| `BENCH_DURATION_SECONDS` | 5 | length of one measured run |',
@@ -216,9 +254,10 @@ export function renderReport(results: Results, before: Results | null, notes: st
     "| `BENCH_LOG_LEVEL` | warn | the service's LOG_LEVEL (info logs two lines per request) |",
     '| `BENCH_LABEL` | latest | results go to bench/results/<label>.json; `before.json` is compared against |',
     '| `BENCH_CPU_PROF_DIR` | unset | run the services (throughput and growth) with `node --cpu-prof` into this directory; summarise with `node --import tsx bench/profile-summary.ts <dir> <marker>` |',
+    '| `BENCH_START_SECONDS` | 300 | how long a process may take to answer before the run gives up on it (and kills it) |',
     "| `BENCH_PORTS` | unset | take the services' and baselines' ports from this range (e.g. `42000-42999`) |",
     '| `PG_DATABASE_PREFIX` | innkeep_ | prefix of the PostgreSQL databases the run makes (`<prefix>bench_…`) |',
-    '| `BENCH_OUT` | BENCHMARKS.md | where this report is written |',
+    '| `BENCH_OUT` | BENCHMARKS.md | where this report is written (a partial run, `npm run bench -- booking pg1`: bench/results/<words>.md) |',
     '| `BENCH_MAIL` | unset | guest messages: `smtp` = sent to an SMTP sink the bench runs (every process sends), `off` = `MAIL_WORKER=false` (queued only); unset = the service’s default (`.eml` files on the embedded engine, queued on PostgreSQL) |',
     '',
   );

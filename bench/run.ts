@@ -21,9 +21,10 @@ import {
   ROOT,
   type ServiceOptions,
   startBaseline,
+  startCommitFloor,
   startService,
 } from './processes.ts';
-import { renderReport } from './report.ts';
+import { FLOOR_HEADER, floorRows, renderReport, row } from './report.ts';
 import { seedReservations } from './seed.ts';
 import type { ViewMemory } from './view-memory.ts';
 
@@ -34,6 +35,48 @@ const list = (name: string, fallback: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+const SCENARIOS = ['search', 'calendar', 'quote', 'reservation', 'reservation-webhook', 'checkin-read'];
+const VARIANTS = ['embedded', 'pg1', 'pg2'];
+const SECTIONS = ['throughput', 'growth', 'soak', 'view'];
+/** Short names on the command line: `npm run bench -- booking` runs the reservation scenario. */
+const ALIASES: Record<string, string> = {
+  booking: 'reservation',
+  bookings: 'reservation',
+  'booking-webhook': 'reservation-webhook',
+  checkin: 'checkin-read',
+  embedded: 'embedded',
+  pg: 'pg1',
+};
+
+/**
+ * `npm run bench -- [scenario…] [variant…] [section…]`: words on the command line narrow the run
+ * (e.g. `npm run bench -- booking pg1`); naming a scenario or variant without a section runs the
+ * throughput section only. Such a partial run writes bench/results/<label>.md (not BENCHMARKS.md)
+ * and prints its table. The BENCH_* variables still apply where no word overrides them.
+ */
+function commandLine(argv: string[]) {
+  const words = argv.map((w) => ALIASES[w] ?? w);
+  const unknown = words.filter((w) => ![...SCENARIOS, ...VARIANTS, ...SECTIONS].includes(w));
+  if (unknown.length > 0) {
+    console.error(
+      `unknown bench word(s): ${unknown.join(', ')}; known: ${[...SCENARIOS, ...VARIANTS, ...SECTIONS, ...Object.keys(ALIASES)].join(', ')}`,
+    );
+    process.exit(2);
+  }
+  const scenarios = words.filter((w) => SCENARIOS.includes(w));
+  const variants = words.filter((w) => VARIANTS.includes(w));
+  const sections = words.filter((w) => SECTIONS.includes(w));
+  return {
+    partial: words.length > 0,
+    label: words.join('-'),
+    scenarios: scenarios.length > 0 ? scenarios.join(',') : undefined,
+    variants: variants.length > 0 ? variants.join(',') : undefined,
+    sections: sections.length > 0 ? sections.join(',') : words.length > 0 ? 'throughput' : undefined,
+  };
+}
+const cli = commandLine(process.argv.slice(2));
+const label = process.env.BENCH_LABEL ?? (cli.partial ? cli.label : 'latest');
+
 export const settings = {
   duration: num('BENCH_DURATION_SECONDS', 5),
   warmup: num('BENCH_WARMUP_SECONDS', 2),
@@ -43,11 +86,13 @@ export const settings = {
   soakSeconds: num('BENCH_SOAK_SECONDS', 45),
   growthSizes: list('BENCH_GROWTH_SIZES', '1000,100000,1000000').map(Number),
   growthTypes: list('BENCH_GROWTH_TYPES', '1,50').map(Number),
-  sections: list('BENCH_SECTIONS', 'throughput,growth,soak,view'),
-  variants: list('BENCH_VARIANTS', 'embedded,pg1,pg2'),
-  scenarios: list('BENCH_SCENARIOS', 'search,calendar,quote,reservation,reservation-webhook,checkin-read'),
-  label: process.env.BENCH_LABEL ?? 'latest',
-  out: process.env.BENCH_OUT ?? join(ROOT, 'BENCHMARKS.md'),
+  sections: cli.sections?.split(',') ?? list('BENCH_SECTIONS', SECTIONS.join(',')),
+  variants: cli.variants?.split(',') ?? list('BENCH_VARIANTS', VARIANTS.join(',')),
+  scenarios: cli.scenarios?.split(',') ?? list('BENCH_SCENARIOS', SCENARIOS.join(',')),
+  label,
+  out:
+    process.env.BENCH_OUT ??
+    (cli.partial ? join(ROOT, 'bench', 'results', `${label}.md`) : join(ROOT, 'BENCHMARKS.md')),
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR ?? '',
   /** Guest messages: `smtp` sends them to an SMTP sink in this process; `off` runs no mail worker. */
   mail: process.env.BENCH_MAIL ?? 'default',
@@ -82,6 +127,8 @@ export interface ScenarioResult {
   processes: number;
   target: LoadResult | null;
   baseline: LoadResult | null;
+  /** Bookings only: the commit floor (one INSERT committed per request), alternated in the same run. */
+  floor?: LoadResult | null;
   note?: string;
 }
 export interface GrowthResult {
@@ -252,15 +299,21 @@ async function hasCheckin(url: string): Promise<boolean> {
   return Boolean(doc.paths['/api/v1/checkin/sessions/{session}']);
 }
 
-/** Alternates baseline and target runs of one scenario; returns the means. */
-async function alternate(target: () => Promise<LoadResult>, baseline: () => Promise<LoadResult>) {
+/** Alternates baseline and target runs of one scenario (and the commit floor, if any); returns the means. */
+async function alternate(
+  target: () => Promise<LoadResult>,
+  baseline: () => Promise<LoadResult>,
+  floor?: () => Promise<LoadResult>,
+) {
   const t: LoadResult[] = [];
   const b: LoadResult[] = [];
+  const f: LoadResult[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     b.push(await baseline());
+    if (floor) f.push(await floor());
     t.push(await target());
   }
-  return { target: avg(t), baseline: avg(b) };
+  return { target: avg(t), baseline: avg(b), ...(floor ? { floor: avg(f) } : {}) };
 }
 
 async function throughputVariant(variant: string, results: Results, pgUp: boolean) {
@@ -275,6 +328,7 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
   const db = pg ? await createDatabase() : null;
   const services: Proc[] = [];
   const baselines: Proc[] = [];
+  const floors: Proc[] = [];
   const sink = settings.mail === 'smtp' ? await smtpSink() : null;
   const mailEnv: Record<string, string> = sink
     ? { SMTP_URL: sink.url }
@@ -344,7 +398,30 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
         // outbox's cost), measured in the same run as the plain reservation scenario.
         const hook =
           scenario === 'reservation-webhook' ? await subscribeWebhook(first, operatorKey(options)) : null;
+        // The floor of a booking: one INSERT committed per request, to the same PostgreSQL server
+        // (or a bare PGlite on disk), the same number of processes, requests and connections.
+        if (floors.length === 0)
+          for (let i = 0; i < processes; i++)
+            floors.push(
+              await startCommitFloor({
+                ...(db ? { databaseUrl: db.url } : {}),
+                dataDir: join(dir, `floor-${i}`),
+              }),
+            );
+        const floorUrls = floors.map((f) => f.url);
+        const floor = () =>
+          load(floorUrls, {
+            method: 'POST',
+            path: () => '/',
+            body: (i) => JSON.stringify({ quoteId: `q${i}`, guest: { lastName: 'Silva' } }),
+            connections: settings.connections,
+            amount: settings.reservationsPerRound,
+          });
         const quotesFor = () => makeQuotes(urls, settings.reservationsPerRound, types);
+        // Each booking is a different guest with an address of their own: one address for all
+        // would serialise the bookings on guest messages' per-address cap lock (API.md 10), which
+        // real guests do not share, and leave every message after the tenth capped (not queued).
+        const run = Math.random().toString(36).slice(2, 8);
         const reserve = async () => {
           const ids = await quotesFor();
           let next = 0; // shared by the load of every process: each quote is booked once
@@ -353,16 +430,19 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
             path: () => '/api/v1/booking/reservations',
             body: () =>
               JSON.stringify({
-                quoteId: ids[next++ % ids.length],
-                guest: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+                quoteId: ids[next % ids.length],
+                guest: { firstName: 'Ana', lastName: 'Silva', email: `ana.${run}.${next++}@example.com` },
               }),
             connections: settings.connections,
             amount: ids.length,
           });
         };
         try {
-          if (settings.warmup > 0) await reserve();
-          const r = await alternate(reserve, baseline);
+          if (settings.warmup > 0) {
+            await reserve();
+            await floor();
+          }
+          const r = await alternate(reserve, baseline, floor);
           const note = hook ? `${hook.delivered()} webhook deliveries received during the run` : undefined;
           results.throughput.push({ variant, scenario, processes, ...r, ...(note ? { note } : {}) });
         } finally {
@@ -393,7 +473,7 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
       }
     }
   } finally {
-    await Promise.all([...services, ...baselines].map((p) => p.stop()));
+    await Promise.all([...services, ...baselines, ...floors].map((p) => p.stop()));
     if (sink) log(`${variant}: ${sink.accepted()} guest messages accepted by the SMTP sink`);
     sink?.close();
     await db?.drop().catch(() => {});
@@ -510,6 +590,16 @@ async function writeReport(results: Results) {
   const notes = existsSync(notesFile) ? await readFile(notesFile, 'utf8') : '';
   await writeFile(settings.out, renderReport(results, before, notes));
   log(`wrote ${settings.out}`);
+  if (cli.partial) {
+    console.log(
+      [
+        `load average during the run: mean ${results.machine.loadAverageMean ?? 'n/a'}, max ${results.machine.loadAverageMax ?? 'n/a'}`,
+        '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
+        ...results.throughput.map(row),
+        ...(floorRows(results).length > 0 ? ['', ...FLOOR_HEADER, ...floorRows(results)] : []),
+      ].join('\n'),
+    );
+  }
 }
 
 async function main() {

@@ -166,16 +166,6 @@ export const calendarRepository = {
     );
   },
 
-  /**
-   * Plans every statement of the transaction for its own arguments. The PostgreSQL adapter prepares
-   * statements by name, and from the sixth execution of one the server may switch to a generic plan
-   * made without the arrays' sizes or the hotel: for the unnest joins of a large channel message
-   * that plan reads thousands of rows per cell (seconds per statement, past the statement timeout).
-   */
-  async planEachStatement(tx: Executor): Promise<void> {
-    await tx.query('SET LOCAL plan_cache_mode = force_custom_plan');
-  },
-
   /** Hands rooms and stop-sell of every night from `from` back to the catalogue; answers the cells. */
   async clearRoomCountsFrom(
     tx: Executor,

@@ -66,7 +66,6 @@ export async function setRoomCounts(
     await db.transaction(async (tx) => {
       refused = []; // a retried attempt starts again
       await holdCalendar(tx, hotel.id, 'exclusive');
-      await repo.planEachStatement(tx); // tens of executions of the same statements
       const touched = new Map<string, { roomTypeId: string; night: string }>();
       if (change.reset) {
         for (const r of await repo.clearRoomCountsFrom(tx, hotel.id, change.reset))

@@ -6,12 +6,12 @@ export const RATE_PLANS_CHANNEL = 'innkeep_rate_plans';
 const stores = new WeakMap<object, PlanStore>();
 
 /**
- * Each process's copy of the hotels' stored rate plans (docs/api.md §9.3), which search prices from.
+ * Each process's copy of the hotels' stored rate plans (docs/api.md §9.3), which search, quote and
+ * booking price from (a plan only changes by the hotel's hand: a RatePlans message).
  * A hotel's plans are read on first use and dropped when they change: at once after this process's
  * own commit, and on PostgreSQL when another process's commit is heard (`pg_notify` at commit), so
  * every process sees a change within about a second. While the listening connection is down the
- * copy is not trusted and every read goes to the database. Quotes and bookings always read the
- * database (`fresh`).
+ * copy is not trusted and every read goes to the database, as does a `fresh` read.
  */
 export class PlanStore {
   private readonly plans = new Map<string, readonly StoredRatePlan[]>();

@@ -20,7 +20,7 @@ export async function createQuote(
   body: QuoteRequest,
   options: WriteOptions<QuoteResponse> = {},
 ): Promise<QuoteResponse> {
-  const { req, hotel, now, today } = await prepareStay(ctx, body, true);
+  const { req, hotel, now, today } = await prepareStay(ctx, body, false);
   const { offers, unavailable } = await evaluate(
     ctx,
     hotel,

@@ -59,7 +59,9 @@ export async function createReservation(
   if (stored.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('quote_expired', `The quote expired at ${quote.expiresAt}; ask for a new quote.`);
   }
-  const hotel = await pricedHotelOrFail(ctx, quote.hotelId, true);
+  // Stored rate plans from this process's copy, as search and quote price (issue 36): another
+  // process's RatePlans message shows within a second (docs/api.md §9.3); this one's at once.
+  const hotel = await pricedHotelOrFail(ctx, quote.hotelId, false);
   if (booker.kind === 'operator' && booker.hotelIds !== null && !booker.hotelIds.includes(hotel.id)) {
     throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   }

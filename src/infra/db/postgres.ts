@@ -29,6 +29,15 @@ const types = {
 /** Distinct statement texts prepared per connection at most. */
 const MAX_PREPARED = 1000;
 
+/**
+ * Array arguments longer than this make a call run unnamed, planned for its arguments (see
+ * `statement` below); a booking's nights and rooms stay well under it.
+ */
+export const LONG_ARRAY = 64;
+
+const hasLongArray = (values: readonly unknown[]) =>
+  values.some((v) => Array.isArray(v) && v.length > LONG_ARRAY);
+
 /** Weight of the newest checkout in the running mean of connection hold times. */
 const HOLD_MEAN_WEIGHT = 0.1;
 
@@ -121,12 +130,19 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
   };
   const asResult = <T>(r: pg.QueryResult) => ({ rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length });
   // Parameterised statements are prepared once per connection (named by their text) and reused:
-  // the server parses and plans them once instead of on every call. Bounded: past the limit, a new
-  // text runs unnamed as before.
+  // the server parses them once instead of on every call, and from the sixth call may run them on
+  // a generic plan, made without the arguments' values. That suits a statement on a few keys, and
+  // one taking short arrays (a booking's nights), but not a call with long arrays: the best plan of
+  // an unnest join of 2,000 cells is not that of 2 cells, and a generic plan made without the sizes
+  // read thousands of rows per cell (FreeRooms, past the statement timeout). So a call with an
+  // array argument longer than LONG_ARRAY runs unnamed, planned for its arguments as PostgreSQL
+  // plans an unnamed statement, and leaves the named statement's plan choice alone; other calls
+  // run named. Bounded: past MAX_PREPARED texts, a new text runs unnamed too.
   const names = new Map<string, string>();
   const statement = (text: string, values?: readonly unknown[]): pg.QueryConfig => {
+    if (values === undefined || hasLongArray(values)) return { text, values: values as unknown[] };
     let name = names.get(text);
-    if (name === undefined && values !== undefined && names.size < MAX_PREPARED) {
+    if (name === undefined && names.size < MAX_PREPARED) {
       name = `ik${names.size}`;
       names.set(text, name);
     }
