@@ -6,7 +6,11 @@ import { SqlSplitError, splitSqlStatements } from './sql-statements.ts';
 
 describe('splitSqlStatements (migrations sent one statement per query)', () => {
   it('splits on top-level semicolons, trimmed, without empty pieces', () => {
-    assert.deepEqual(splitSqlStatements('SELECT 1; SELECT 2;\n\n ;  SELECT 3'), ['SELECT 1', 'SELECT 2', 'SELECT 3']);
+    assert.deepEqual(splitSqlStatements('SELECT 1; SELECT 2;\n\n ;  SELECT 3'), [
+      'SELECT 1',
+      'SELECT 2',
+      'SELECT 3',
+    ]);
     assert.deepEqual(splitSqlStatements(''), []);
     assert.deepEqual(splitSqlStatements(' ;\n; '), []);
   });
@@ -16,7 +20,10 @@ describe('splitSqlStatements (migrations sent one statement per query)', () => {
       `INSERT INTO t VALUES ('a;b', 'it''s; ok')`,
       'SELECT 2',
     ]);
-    assert.deepEqual(splitSqlStatements(`SELECT 1 AS "x;""y"; SELECT 2`), [`SELECT 1 AS "x;""y"`, 'SELECT 2']);
+    assert.deepEqual(splitSqlStatements(`SELECT 1 AS "x;""y"; SELECT 2`), [
+      `SELECT 1 AS "x;""y"`,
+      'SELECT 2',
+    ]);
     assert.deepEqual(splitSqlStatements(`SELECT E'a\\';b'; SELECT 'c\\'; SELECT 3`), [
       `SELECT E'a\\';b'`,
       `SELECT 'c\\'`,
@@ -40,10 +47,10 @@ END $$`;
   });
 
   it('ignores semicolons in comments, nested block comments included; a comment-only piece is dropped', () => {
-    assert.deepEqual(splitSqlStatements('-- one; two\nSELECT 1; /* a; /* b; */ c; */ SELECT 2;\n-- trailing; note\n'), [
-      '-- one; two\nSELECT 1',
-      '/* a; /* b; */ c; */ SELECT 2',
-    ]);
+    assert.deepEqual(
+      splitSqlStatements('-- one; two\nSELECT 1; /* a; /* b; */ c; */ SELECT 2;\n-- trailing; note\n'),
+      ['-- one; two\nSELECT 1', '/* a; /* b; */ c; */ SELECT 2'],
+    );
   });
 
   it('keeps a BEGIN ATOMIC body (CASE … END inside) as one statement', () => {

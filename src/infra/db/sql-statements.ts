@@ -71,7 +71,8 @@ export function splitSqlStatements(script: string): string[] {
       const tag = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(script.slice(i, i + 64));
       if (tag) {
         const close = script.indexOf(tag[0], i + tag[0].length);
-        if (close === -1) throw new SqlSplitError(`unterminated dollar-quoted string ${tag[0]}`, script, start);
+        if (close === -1)
+          throw new SqlSplitError(`unterminated dollar-quoted string ${tag[0]}`, script, start);
         i = close + tag[0].length;
         meaningful = true;
         previousWord = '';
