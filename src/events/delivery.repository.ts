@@ -60,13 +60,13 @@ export const deliveryRepository = {
          UPDATE webhook_deliveries d
             SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = d.attempts + 1
            FROM due WHERE d.id = due.id
-         RETURNING d.id, d.attempts, d.endpoint_id, d.event_position
+         RETURNING d.id, d.attempts, d.endpoint_id, d.hotel_id, d.event_position
        )
        SELECT c.id, c.attempts, w.public_id AS endpoint_public_id, w.url, w.secret_encrypted,
               e.public_id AS event_id, e.type, e.hotel_id, e.data, e.created_at AS event_created_at
          FROM claimed c
          JOIN webhook_endpoints w ON w.id = c.endpoint_id
-         JOIN events e ON e.position = c.event_position`,
+         JOIN events e ON e.hotel_id = c.hotel_id AND e.position = c.event_position`,
       [limit, claim, leaseSeconds],
     );
     return rows.map((r) => ({

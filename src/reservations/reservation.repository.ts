@@ -9,6 +9,7 @@ import {
   searchTextOf,
   toReservationRow,
 } from './reservation.row.ts';
+import { reservationCodesRepository } from './reservation-codes.repository.ts';
 
 export interface NewReservation {
   code: string;
@@ -30,6 +31,7 @@ const one = (rows: Record<string, unknown>[]) => toReservationRow(rows[0] as Rec
 /** The SQL of the `reservations` table: the only place that reads or writes it. */
 export const reservationRepository = {
   async insert(tx: Executor, r: NewReservation): Promise<ReservationRow> {
+    await reservationCodesRepository.insert(tx, r.code, r.hotelId);
     const { rows } = await tx.query(
       `INSERT INTO reservations (code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms,
          stay, guest, special_requests, total_amount, currency, payment_status, access_token_hash, quote_id,

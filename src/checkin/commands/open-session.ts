@@ -122,6 +122,7 @@ export async function openSession(
         tokenHash: hashSecret(newId),
         tokenSecret: ctx.encryptor.encrypt(newId, tokenContext(locked.id)),
         reservationId: locked.id,
+        hotelId: locked.hotelId,
         now: ctx.clock.now(),
       },
       steps,
