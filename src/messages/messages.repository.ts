@@ -180,23 +180,36 @@ export const messageRepository = {
    * different rows, and a lease so a worker that dies mid-attempt gives the row back.
    */
   async claim(db: Executor, limit: number, claim: string, leaseSeconds: number): Promise<ClaimedMessage[]> {
-    const { rows } = await db.query(
-      `WITH due AS (
-         SELECT id FROM guest_messages
-          WHERE status = 'queued' AND send_after <= now()
-            AND (locked_until IS NULL OR locked_until <= now())
-          ORDER BY send_after
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED
-       )
-       UPDATE guest_messages m
-          SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = m.attempts + 1
-         FROM due WHERE m.id = due.id
-       RETURNING ${COLUMNS.split(',')
-         .map((c) => `m.${c.trim()}`)
-         .join(', ')}`,
-      [limit, claim, leaseSeconds],
+    // Hotel by hotel (staff e-mails are hotel ''), the longest-due first: a locking read stays
+    // inside one hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await db.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM guest_messages
+        WHERE status = 'queued' AND send_after <= now() AND (locked_until IS NULL OR locked_until <= now())
+        GROUP BY hotel_id ORDER BY min(send_after) LIMIT $1`,
+      [limit],
     );
+    const rows: Record<string, unknown>[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (rows.length >= limit) break;
+      const claimed = await db.query(
+        `WITH due AS (
+           SELECT id FROM guest_messages
+            WHERE hotel_id = $4 AND status = 'queued' AND send_after <= now()
+              AND (locked_until IS NULL OR locked_until <= now())
+            ORDER BY send_after
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+         )
+         UPDATE guest_messages m
+            SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = m.attempts + 1
+           FROM due WHERE m.hotel_id = $4 AND m.id = due.id
+         RETURNING ${COLUMNS.split(',')
+           .map((c) => `m.${c.trim()}`)
+           .join(', ')}`,
+        [limit - rows.length, claim, leaseSeconds, hotelId],
+      );
+      rows.push(...claimed.rows);
+    }
     return rows.map((r) => ({ ...toRow(r), claim }));
   },
 

@@ -10,4 +10,13 @@ export const reservationCodesRepository = {
   async insert(tx: Executor, code: string, hotelId: string): Promise<void> {
     await tx.query('INSERT INTO reservation_codes (code, hotel_id) VALUES ($1, $2)', [code, hotelId]);
   },
+
+  /** The hotel that holds `code`; null when none does. */
+  async hotelOf(db: Executor, code: string): Promise<string | null> {
+    const { rows } = await db.query<{ hotel_id: string }>(
+      'SELECT hotel_id FROM reservation_codes WHERE code = $1',
+      [code],
+    );
+    return rows[0]?.hotel_id ?? null;
+  },
 };
