@@ -9,17 +9,41 @@
  *               (test/helpers/test-database.ts), so files can run in parallel
  * With no server reachable the run is reported as skipped (exit 0) unless PG_REQUIRED=true, never
  * silently passed.
+ *
+ * Citus (issue 37): with CITUS_URL set (a coordinator whose `postgres` database lists its workers),
+ * the run is on that cluster: each database is made on every node with the extension
+ * (test/helpers/citus-cluster.ts), the template's tables distributed by migration 126, and each
+ * test file's copy made on every node. `--citus` (npm run test:citus) asks for that run and is
+ * reported as skipped without CITUS_URL.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { openPostgresDatabase } from '../src/infra/db/postgres.ts';
+import {
+  CITUS_WORKERS_ENV,
+  type CitusNodes,
+  createCitusDatabase,
+  discoverCitusNodes,
+  dropCitusDatabases,
+} from '../test/helpers/citus-cluster.ts';
 
-const adminUrl =
-  process.env.PG_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const citusAsked = process.argv[2] === '--citus';
+const citusUrl = process.env.CITUS_URL || undefined;
+if (citusAsked && !citusUrl) {
+  console.log('Citus run: SKIPPED — CITUS_URL (the coordinator) is not set');
+  process.exit(0);
+}
+const adminUrl = citusUrl
+  ? (() => {
+      const url = new URL(citusUrl);
+      url.pathname = '/postgres';
+      return url.toString();
+    })()
+  : (process.env.PG_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const prefix = process.env.PG_DATABASE_PREFIX ?? 'innkeep_test';
-const command = process.argv.slice(2);
+const command = process.argv.slice(citusAsked ? 3 : 2);
 if (command.length === 0) {
   console.error('usage: with-pg-database.ts <command …>');
   process.exit(2);
@@ -40,6 +64,16 @@ try {
   else console.log(`PostgreSQL run: SKIPPED — ${where}`);
   process.exit(required ? 1 : 0);
 }
+let citus: CitusNodes | undefined;
+if (citusUrl) {
+  try {
+    citus = await discoverCitusNodes(adminUrl);
+  } catch (error) {
+    console.error(`Citus run: FAILED — ${(error as Error).message}`);
+    await admin.end();
+    process.exit(1);
+  }
+}
 
 const run = `${prefix}_${randomBytes(4).toString('hex')}`;
 const urlOf = (name: string) => {
@@ -50,6 +84,7 @@ const urlOf = (name: string) => {
 
 /** Drops the run's database and every one named after it (templates, per-file copies, scratch). */
 async function dropRunDatabases() {
+  if (citus) return dropCitusDatabases(citus, run);
   const { rows } = await admin.query<{ datname: string }>(
     `SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $1 || '_')`,
     [run],
@@ -63,8 +98,13 @@ async function dropRunDatabases() {
 
 let code = 1;
 try {
-  await admin.query(`CREATE DATABASE ${run}`);
-  await admin.query(`CREATE DATABASE ${run}_tpl`);
+  if (citus) {
+    await createCitusDatabase(citus, run);
+    await createCitusDatabase(citus, `${run}_tpl`);
+  } else {
+    await admin.query(`CREATE DATABASE ${run}`);
+    await admin.query(`CREATE DATABASE ${run}_tpl`);
+  }
   // Migrated here once; it must have no connections left when the test files copy it.
   const template = openPostgresDatabase({ url: urlOf(`${run}_tpl`), poolSize: 1 });
   try {
@@ -72,7 +112,11 @@ try {
   } finally {
     await template.close();
   }
-  console.log(`PostgreSQL run: databases ${run}, ${run}_* on ${new URL(adminUrl).host}`);
+  console.log(
+    `${citus ? 'Citus' : 'PostgreSQL'} run: databases ${run}, ${run}_* on ${new URL(adminUrl).host}${
+      citus ? ` and workers ${citus.workers.map((w) => new URL(w).host).join(', ')}` : ''
+    }`,
+  );
 
   const child = spawn(command[0] as string, command.slice(1), {
     stdio: 'inherit',
@@ -81,6 +125,7 @@ try {
       DATABASE_URL: urlOf(run),
       INNKEEP_TEST_PG_TEMPLATE: `${run}_tpl`,
       INNKEEP_TEST_PG_RUN: run,
+      ...(citus ? { [CITUS_WORKERS_ENV]: citus.workers.join(',') } : {}),
     },
   });
   // Ctrl-C or a CI timeout: let the command stop, then still drop the databases below.

@@ -21,7 +21,7 @@ export const quoteRepository = {
   async find(db: Executor, id: string): Promise<StoredQuote | null> {
     // Whether it was used, in the same round trip.
     const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date; used: boolean }>(
-      `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.quote_id = q.id) AS used
+      `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.hotel_id = q.hotel_id AND r.quote_id = q.id) AS used
        FROM quotes q WHERE id = $1`,
       [id],
     );
@@ -33,7 +33,7 @@ export const quoteRepository = {
   async deleteStale(db: Executor): Promise<number> {
     const { rowCount } = await db.query(
       `DELETE FROM quotes q WHERE q.expires_at < now() - interval '1 day'
-         AND NOT EXISTS (SELECT 1 FROM reservations r WHERE r.quote_id = q.id)`,
+         AND NOT EXISTS (SELECT 1 FROM reservations r WHERE r.hotel_id = q.hotel_id AND r.quote_id = q.id)`,
     );
     return rowCount;
   },

@@ -13,7 +13,7 @@ export const catalogRepository = {
     await tx.query(
       `INSERT INTO hotels (id, definition) VALUES ($1, $2)
        ON CONFLICT (id) DO UPDATE SET definition = EXCLUDED.definition, revision = hotels.revision + 1,
-         updated_at = now()
+         updated_at = EXCLUDED.updated_at
        WHERE hotels.definition IS DISTINCT FROM EXCLUDED.definition`,
       [hotel.id, JSON.stringify(hotel)],
     );

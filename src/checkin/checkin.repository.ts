@@ -41,7 +41,7 @@ const SESSION_COLUMNS = SESSION_FIELDS.join(', ');
 /** The session's steps in order, as one JSON array (one statement reads the session and its steps). */
 const STEPS = `(SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
                    ORDER BY st.position)
-   FROM checkin_steps st WHERE st.session_id = s.id)`;
+   FROM checkin_steps st WHERE st.hotel_id = s.hotel_id AND st.session_id = s.id)`;
 const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${STEPS} AS steps`;
 
 type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
@@ -81,7 +81,7 @@ export const checkinRepository = {
   async reachByTokenHash(db: Executor, tokenHash: Buffer): Promise<ReachedSession | null> {
     const { rows } = await db.query(
       `SELECT ${SESSION_AND_RESERVATION}
-       FROM checkin_sessions s JOIN reservations r ON r.id = s.reservation_id
+       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
        WHERE s.token_hash = $1`,
       [tokenHash],
     );
@@ -113,18 +113,19 @@ export const checkinRepository = {
    */
   async insertSession(
     tx: Executor,
-    session: { tokenHash: Buffer; tokenSecret: Buffer; reservationId: number; now: Date },
+    session: { tokenHash: Buffer; tokenSecret: Buffer; reservationId: number; hotelId: string; now: Date },
     steps: readonly StepState[],
   ): Promise<SessionRow | null> {
     const { rows } = await tx.query<SessionRow>(
       `WITH s AS (
-         INSERT INTO checkin_sessions (token_hash, token_secret, reservation_id, status, created_at, updated_at)
-         VALUES ($1, $2, $3, 'open', $4, $4)
-         ON CONFLICT (reservation_id) DO NOTHING
+         INSERT INTO checkin_sessions (hotel_id, token_hash, token_secret, reservation_id, status, created_at,
+                                       updated_at)
+         VALUES ($9, $1, $2, $3, 'open', $4, $4)
+         ON CONFLICT (hotel_id, reservation_id) DO NOTHING
          RETURNING ${SESSION_COLUMNS}
        ), steps AS (
-         INSERT INTO checkin_steps (session_id, name, position, status, required)
-         SELECT s.id, x.name, x.position, x.status, x.required
+         INSERT INTO checkin_steps (hotel_id, session_id, name, position, status, required)
+         SELECT $9, s.id, x.name, x.position, x.status, x.required
          FROM s, unnest($5::text[], $6::int[], $7::text[], $8::boolean[]) AS x(name, position, status, required)
        )
        SELECT ${SESSION_COLUMNS} FROM s`,
@@ -137,6 +138,7 @@ export const checkinRepository = {
         steps.map((_, i) => i + 1),
         steps.map((s) => s.status),
         steps.map((s) => s.required),
+        session.hotelId,
       ],
     );
     return rows[0] ?? null;
@@ -257,8 +259,8 @@ export const checkinRepository = {
       `SELECT st.session_id, r.check_out, h.definition->>'timezone' AS timezone,
               h.definition->>'checkOutTime' AS check_out_time
        FROM checkin_steps st
-       JOIN checkin_sessions s ON s.id = st.session_id
-       JOIN reservations r ON r.id = s.reservation_id
+       JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id
+       JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
        JOIN hotels h ON h.id = r.hotel_id
        WHERE st.name = 'identity_document' AND st.purged_at IS NULL AND st.data IS NOT NULL
          AND r.check_out <= $1::date

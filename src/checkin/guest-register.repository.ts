@@ -29,10 +29,10 @@ export const guestRegisterRepository = {
               gd.data AS guest_details, co.data AS companions,
               id.data AS identity, id.secret AS identity_secret
        FROM reservations r
-       JOIN checkin_sessions s ON s.reservation_id = r.id
-       JOIN checkin_steps gd ON gd.session_id = s.id AND gd.name = 'guest_details' AND gd.status = 'completed'
-       LEFT JOIN checkin_steps co ON co.session_id = s.id AND co.name = 'companions' AND co.status = 'completed'
-       LEFT JOIN checkin_steps id ON id.session_id = s.id AND id.name = 'identity_document' AND id.status = 'completed'
+       JOIN checkin_sessions s ON s.hotel_id = r.hotel_id AND s.reservation_id = r.id
+       JOIN checkin_steps gd ON gd.hotel_id = s.hotel_id AND gd.session_id = s.id AND gd.name = 'guest_details' AND gd.status = 'completed'
+       LEFT JOIN checkin_steps co ON co.hotel_id = s.hotel_id AND co.session_id = s.id AND co.name = 'companions' AND co.status = 'completed'
+       LEFT JOIN checkin_steps id ON id.hotel_id = s.hotel_id AND id.session_id = s.id AND id.name = 'identity_document' AND id.status = 'completed'
        WHERE r.hotel_id = $1 AND r.check_in = $2::date AND r.status = 'confirmed'
        ORDER BY r.code`,
       [hotelId, date],

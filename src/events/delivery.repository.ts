@@ -48,27 +48,40 @@ export const deliveryRepository = {
    * row back when the lease ends.
    */
   async claim(db: Executor, limit: number, claim: string, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const { rows } = await db.query<ClaimedRow>(
-      `WITH due AS (
-         SELECT id FROM webhook_deliveries
-          WHERE status = 'pending' AND next_attempt_at <= now()
-            AND (locked_until IS NULL OR locked_until <= now())
-          ORDER BY next_attempt_at
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE webhook_deliveries d
-            SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = d.attempts + 1
-           FROM due WHERE d.id = due.id
-         RETURNING d.id, d.attempts, d.endpoint_id, d.event_position
-       )
-       SELECT c.id, c.attempts, w.public_id AS endpoint_public_id, w.url, w.secret_encrypted,
-              e.public_id AS event_id, e.type, e.hotel_id, e.data, e.created_at AS event_created_at
-         FROM claimed c
-         JOIN webhook_endpoints w ON w.id = c.endpoint_id
-         JOIN events e ON e.position = c.event_position`,
-      [limit, claim, leaseSeconds],
+    // Hotel by hotel (the hotels with the longest-due rows first): a locking read stays inside one
+    // hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await db.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+        GROUP BY hotel_id ORDER BY min(next_attempt_at) LIMIT $1`,
+      [limit],
     );
+    const rows: ClaimedRow[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (rows.length >= limit) break;
+      const claimed = await db.query<ClaimedRow>(
+        `WITH due AS (
+           SELECT id FROM webhook_deliveries
+            WHERE hotel_id = $4 AND status = 'pending' AND next_attempt_at <= now()
+              AND (locked_until IS NULL OR locked_until <= now())
+            ORDER BY next_attempt_at
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE webhook_deliveries d
+              SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = d.attempts + 1
+             FROM due WHERE d.hotel_id = $4 AND d.id = due.id
+           RETURNING d.id, d.attempts, d.endpoint_id, d.hotel_id, d.event_position
+         )
+         SELECT c.id, c.attempts, w.public_id AS endpoint_public_id, w.url, w.secret_encrypted,
+                e.public_id AS event_id, e.type, e.hotel_id, e.data, e.created_at AS event_created_at
+           FROM claimed c
+           JOIN webhook_endpoints w ON w.id = c.endpoint_id
+           JOIN events e ON e.hotel_id = $4 AND e.position = c.event_position`,
+        [limit - rows.length, claim, leaseSeconds, hotelId],
+      );
+      rows.push(...claimed.rows);
+    }
     return rows.map((r) => ({
       id: Number(r.id),
       claim,

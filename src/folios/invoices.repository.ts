@@ -35,7 +35,7 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) a
 const COLUMNS = `i.id, i.hotel_id, i.number, i.series, i.type, i.reservation_id, r.code AS reservation_code,
   i.issued_at, i.issue_date, i.currency, i.issuer, i.recipient, i.taxes, i.total, i.language, i.corrects,
   i.corrected_by, i.reason, i.seq`;
-const FROM = 'invoices i JOIN reservations r ON r.id = i.reservation_id';
+const FROM = 'invoices i JOIN reservations r ON r.hotel_id = i.hotel_id AND r.id = i.reservation_id';
 
 function toInvoice(r: Record<string, unknown>): InvoiceRow {
   return {

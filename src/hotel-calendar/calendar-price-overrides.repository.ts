@@ -27,7 +27,7 @@ export const calendarPriceRepository = {
        FROM unnest($2::text[], $3::text[]) AS p(room_type_id, rate_plan_id)
        CROSS JOIN unnest($4::date[]) AS n(night)
        ON CONFLICT (hotel_id, room_type_id, rate_plan_id, night) DO UPDATE SET
-         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
       [hotelId, plans.map((p) => p.roomTypeId), plans.map((p) => p.ratePlanId), nights, ...set.values],
     );
   },

@@ -132,7 +132,7 @@ export const calendarRepository = {
        FROM unnest($2::text[]) AS t(id) CROSS JOIN unnest($3::date[]) AS n(night)
        ORDER BY t.id COLLATE "C", n.night
        ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET
-         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+         ${set.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at`,
       [hotelId, roomTypeIds, nights, ...set.values],
     );
   },
@@ -161,7 +161,7 @@ export const calendarRepository = {
          AS t(id, night, stop_sell${withRooms ? ', rooms' : ''})
        ORDER BY t.id COLLATE "C", t.night
        ON CONFLICT (hotel_id, room_type_id, night) DO UPDATE SET
-         stop_sell = EXCLUDED.stop_sell${withRooms ? ', rooms = EXCLUDED.rooms' : ''}, updated_at = now()`,
+         stop_sell = EXCLUDED.stop_sell${withRooms ? ', rooms = EXCLUDED.rooms' : ''}, updated_at = EXCLUDED.updated_at`,
       [hotelId, cells.roomTypeIds, cells.nights, cells.stopSell, ...(withRooms ? [cells.rooms] : [])],
     );
   },

@@ -246,8 +246,8 @@ type Delta = { roomTypeId: string; night: string; delta: number };
 /**
  * One statement: locks the existing rows of `deltas` in the shared order, applies the deltas that
  * fit (bumping each row's version), and answers how many rows it locked and the updated rows' new
- * values and versions; with `notify`, sends those on the notification channel (delivered at
- * commit, dropped on rollback).
+ * values and versions; with `notify`, a second statement sends those on the notification channel
+ * (delivered at commit, dropped on rollback).
  */
 async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], notify: boolean) {
   const { rows } = await tx.query<{ locked: number; cells: InventoryCell[] | null }>(
@@ -268,20 +268,13 @@ async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], noti
      ), cells AS (
        SELECT json_agg(json_build_array(room_type_id, night, total, sold, version)) AS cells FROM updated
      )
-     SELECT (SELECT count(*) FROM locked)::int AS locked, c.cells${
-       notify
-         ? `, pg_notify($5, CASE WHEN length(p.payload) < 7900 THEN p.payload
-              ELSE json_build_object('h', $1::text, 'c', 1)::text END)`
-         : ''
-     }
-     FROM cells c${notify ? `, LATERAL (SELECT json_build_object('h', $1::text, 'i', c.cells)::text AS payload) p` : ''}`,
-    [
-      hotelId,
-      deltas.map((d) => d.roomTypeId),
-      deltas.map((d) => d.night),
-      deltas.map((d) => d.delta),
-      ...(notify ? [NIGHTS_CHANNEL] : []),
-    ],
+     SELECT (SELECT count(*) FROM locked)::int AS locked, c.cells FROM cells c`,
+    [hotelId, deltas.map((d) => d.roomTypeId), deltas.map((d) => d.night), deltas.map((d) => d.delta)],
   );
-  return { locked: rows[0]?.locked ?? 0, cells: rows[0]?.cells ?? [] };
+  const cells = rows[0]?.cells ?? [];
+  // A statement of its own: on Citus a NOTIFY inside a statement routed to a shard makes the
+  // transaction one that cannot be prepared (two-phase commit); alone, it runs on the coordinator.
+  if (notify)
+    await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, cells)]);
+  return { locked: rows[0]?.locked ?? 0, cells };
 }

@@ -95,11 +95,11 @@ export const messageRepository = {
     const { rows } = await tx.query(
       `WITH dropped AS (
          DELETE FROM guest_messages
-          WHERE $11::text = 'drop' AND reservation_id = $12 AND kind = 'checkin_invitation' AND automatic
+          WHERE $10::text = 'drop' AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
             AND status = 'queued' AND attempts = 0
        ), moved AS (
-         UPDATE guest_messages SET send_after = $13, recipient = $14, language = $15
-          WHERE $11::text = 'move' AND reservation_id = $12 AND kind = 'checkin_invitation' AND automatic
+         UPDATE guest_messages SET send_after = $12, recipient = $13, language = $14
+          WHERE $10::text = 'move' AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
             AND status = 'queued' AND attempts = 0
        ), m AS (
          INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language,
@@ -107,13 +107,13 @@ export const messageRepository = {
          SELECT q.public_id, q.reservation_id, q.hotel_id, q.kind, q.automatic, q.recipient, q.language,
                 q.data::jsonb, coalesce(q.send_after, now()), q.by_guest
            FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[],
-                       $8::text[], $9::timestamptz[], $16::boolean[])
+                       $8::text[], $9::timestamptz[], $15::boolean[])
              AS q(public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, send_after,
                   by_guest)
-         ON CONFLICT (reservation_id) WHERE kind = 'checkin_invitation' AND automatic DO NOTHING
+         ON CONFLICT (hotel_id, reservation_id) WHERE kind = 'checkin_invitation' AND automatic DO NOTHING
          RETURNING ${COLUMNS}
        )
-       SELECT m.*, CASE WHEN $10::text IS NOT NULL THEN pg_notify($10, '') END AS notified FROM m`,
+       SELECT m.* FROM m`,
       [
         messages.map((m) => m.publicId),
         messages.map((m) => m.reservationId),
@@ -124,7 +124,6 @@ export const messageRepository = {
         messages.map((m) => m.language),
         messages.map((m) => JSON.stringify(m.data)),
         messages.map((m) => m.sendAfter?.toISOString() ?? null),
-        options.notifyChannel,
         pending ? (pending.change === 'drop' ? 'drop' : 'move') : null,
         pending?.reservationId ?? null,
         change?.sendAfter.toISOString() ?? null,
@@ -133,6 +132,11 @@ export const messageRepository = {
         messages.map((m) => m.byGuest === true),
       ],
     );
+    // Its own statement: on Citus a NOTIFY inside a statement routed to a shard cannot be prepared
+    // for the two-phase commit.
+    if (options.notifyChannel !== null && rows.length > 0) {
+      await tx.query(`SELECT pg_notify($1, '')`, [options.notifyChannel]);
+    }
     return rows.map(toRow);
   },
 
@@ -152,13 +156,11 @@ export const messageRepository = {
     notifyChannel: string,
   ): Promise<void> {
     await tx.query(
-      `WITH m AS (
-         INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data)
-         VALUES ($1, NULL, '', $2, false, $3, $4, $5::jsonb) RETURNING id
-       )
-       SELECT pg_notify($6, '') FROM m`,
-      [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data), notifyChannel],
+      `INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data)
+       VALUES ($1, NULL, '', $2, false, $3, $4, $5::jsonb)`,
+      [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data)],
     );
+    await tx.query(`SELECT pg_notify($1, '')`, [notifyChannel]);
   },
 
   /** Moves or drops a reservation's scheduled invitation (see `queue`), queuing nothing. */
@@ -178,23 +180,36 @@ export const messageRepository = {
    * different rows, and a lease so a worker that dies mid-attempt gives the row back.
    */
   async claim(db: Executor, limit: number, claim: string, leaseSeconds: number): Promise<ClaimedMessage[]> {
-    const { rows } = await db.query(
-      `WITH due AS (
-         SELECT id FROM guest_messages
-          WHERE status = 'queued' AND send_after <= now()
-            AND (locked_until IS NULL OR locked_until <= now())
-          ORDER BY send_after
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED
-       )
-       UPDATE guest_messages m
-          SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = m.attempts + 1
-         FROM due WHERE m.id = due.id
-       RETURNING ${COLUMNS.split(',')
-         .map((c) => `m.${c.trim()}`)
-         .join(', ')}`,
-      [limit, claim, leaseSeconds],
+    // Hotel by hotel (staff e-mails are hotel ''), the longest-due first: a locking read stays
+    // inside one hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await db.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM guest_messages
+        WHERE status = 'queued' AND send_after <= now() AND (locked_until IS NULL OR locked_until <= now())
+        GROUP BY hotel_id ORDER BY min(send_after) LIMIT $1`,
+      [limit],
     );
+    const rows: Record<string, unknown>[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (rows.length >= limit) break;
+      const claimed = await db.query(
+        `WITH due AS (
+           SELECT id FROM guest_messages
+            WHERE hotel_id = $4 AND status = 'queued' AND send_after <= now()
+              AND (locked_until IS NULL OR locked_until <= now())
+            ORDER BY send_after
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+         )
+         UPDATE guest_messages m
+            SET locked_until = now() + make_interval(secs => $3), claim = $2, attempts = m.attempts + 1
+           FROM due WHERE m.hotel_id = $4 AND m.id = due.id
+         RETURNING ${COLUMNS.split(',')
+           .map((c) => `m.${c.trim()}`)
+           .join(', ')}`,
+        [limit - rows.length, claim, leaseSeconds, hotelId],
+      );
+      rows.push(...claimed.rows);
+    }
     return rows.map((r) => ({ ...toRow(r), claim }));
   },
 

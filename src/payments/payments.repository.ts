@@ -46,9 +46,10 @@ const PENDING_COLUMNS = `id, reservation_id AS "reservationId", amount, currency
 export const paymentLedger = {
   async record(tx: Executor, p: PaymentEntry): Promise<number> {
     const { rows } = await tx.query<{ id: number }>(
-      `INSERT INTO payments (reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand, last4,
-                             status, charge_ref, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END)
+      `INSERT INTO payments (hotel_id, reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand,
+                             last4, status, charge_ref, next_attempt_at)
+       SELECT r.hotel_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END
+         FROM reservations r WHERE r.id = $1
        RETURNING id`,
       [
         p.reservationId,

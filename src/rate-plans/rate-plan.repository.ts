@@ -37,7 +37,7 @@ export const ratePlanRepository = {
     await ex.query(
       `INSERT INTO channel_rate_plans (hotel_id, rate_plan_code, pricing) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (hotel_id, rate_plan_code)
-       DO UPDATE SET pricing = EXCLUDED.pricing, version = channel_rate_plans.version + 1, updated_at = now()`,
+       DO UPDATE SET pricing = EXCLUDED.pricing, version = channel_rate_plans.version + 1, updated_at = EXCLUDED.updated_at`,
       [hotelId, code, JSON.stringify(pricing)],
     );
   },

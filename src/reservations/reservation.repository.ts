@@ -9,6 +9,7 @@ import {
   searchTextOf,
   toReservationRow,
 } from './reservation.row.ts';
+import { reservationCodesRepository } from './reservation-codes.repository.ts';
 
 export interface NewReservation {
   code: string;
@@ -30,6 +31,7 @@ const one = (rows: Record<string, unknown>[]) => toReservationRow(rows[0] as Rec
 /** The SQL of the `reservations` table: the only place that reads or writes it. */
 export const reservationRepository = {
   async insert(tx: Executor, r: NewReservation): Promise<ReservationRow> {
+    await reservationCodesRepository.insert(tx, r.code, r.hotelId);
     const { rows } = await tx.query(
       `INSERT INTO reservations (code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms,
          stay, guest, special_requests, total_amount, currency, payment_status, access_token_hash, quote_id,
@@ -59,24 +61,39 @@ export const reservationRepository = {
     return one(rows);
   },
 
-  /** `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation. */
+  /**
+   * `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation.
+   * A locking read names the hotel (read first from reservation_codes): on Citus a locking read
+   * must stay inside one hotel's shard.
+   */
   async findByCode(
     db: Executor,
     code: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<ReservationRow | null> {
+    const hotelId = options.forUpdate ? await reservationCodesRepository.hotelOf(db, code) : null;
     const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM reservations WHERE code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [code],
+      hotelId === null
+        ? `SELECT ${COLUMNS} FROM reservations WHERE code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`
+        : `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1 FOR UPDATE`,
+      hotelId === null ? [code] : [code, hotelId],
     );
     return rows[0] ? toReservationRow(rows[0]) : null;
   },
 
   /** By row id (a check-in session's reservation), which must exist. */
-  async findById(db: Executor, id: number, options: { forUpdate?: boolean } = {}): Promise<ReservationRow> {
+  /** With `hotelId` the read stays inside that hotel's rows (on Citus, one shard; locking reads need it). */
+  async findById(
+    db: Executor,
+    id: number,
+    options: { forUpdate?: boolean; hotelId?: string } = {},
+  ): Promise<ReservationRow> {
+    const lock = options.forUpdate ? ' FOR UPDATE' : '';
     const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM reservations WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [id],
+      options.hotelId === undefined
+        ? `SELECT ${COLUMNS} FROM reservations WHERE id = $1${lock}`
+        : `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND id = $1${lock}`,
+      options.hotelId === undefined ? [id] : [id, options.hotelId],
     );
     if (!rows[0]) throw new Error(`reservation ${id} vanished`);
     return toReservationRow(rows[0]);

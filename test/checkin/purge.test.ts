@@ -27,7 +27,7 @@ async function identityRow(t: TestApp, sessionId: string) {
     purged_at: Date | null;
   }>(
     `SELECT st.status, st.data, st.secret, st.attachment, st.purged_at
-     FROM checkin_steps st JOIN checkin_sessions s ON s.id = st.session_id
+     FROM checkin_steps st JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id
      WHERE s.token_hash = sha256($1::bytea) AND st.name = 'identity_document'`,
     [Buffer.from(sessionId)],
   );
@@ -67,7 +67,7 @@ describe('identity purge', () => {
     assert.ok(purged.purged_at);
     // Nothing of the document is left anywhere in the session's rows.
     const { rows } = await t.db.query<{ dump: string }>(
-      `SELECT string_agg(st::text, '') AS dump FROM checkin_steps st JOIN checkin_sessions s ON s.id = st.session_id
+      `SELECT string_agg(st::text, '') AS dump FROM checkin_steps st JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id
        WHERE s.token_hash = sha256($1::bytea)`,
       [Buffer.from(id)],
     );

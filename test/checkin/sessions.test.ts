@@ -103,7 +103,7 @@ describe('POST /checkin/sessions', () => {
 
     // The id is stored only hashed (and encrypted, to hand it back); never in plain.
     const { rows } = await t.db.query<{ token_hash: Uint8Array; token_secret: Uint8Array }>(
-      'SELECT token_hash, token_secret FROM checkin_sessions s JOIN reservations r ON r.id = s.reservation_id WHERE r.code = $1',
+      'SELECT token_hash, token_secret FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id WHERE r.code = $1',
       [booked.code],
     );
     assert.equal(rows.length, 1);

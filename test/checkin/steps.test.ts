@@ -40,7 +40,7 @@ async function stepRows(t: Parameters<typeof getSession>[0], code: string) {
     attachment: Uint8Array | null;
   }>(
     `SELECT st.name, st.status, st.data, st.secret, st.attachment
-     FROM checkin_steps st JOIN checkin_sessions s ON s.id = st.session_id JOIN reservations r ON r.id = s.reservation_id
+     FROM checkin_steps st JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
      WHERE r.code = $1 ORDER BY st.position`,
     [code],
   );
@@ -57,7 +57,7 @@ async function checkinPayments(t: Parameters<typeof getSession>[0], code: string
     last4: string;
   }>(
     `SELECT p.kind, p.purpose, p.amount, p.currency, p.brand, p.last4
-     FROM payments p JOIN reservations r ON r.id = p.reservation_id WHERE r.code = $1 AND p.purpose = 'checkin'`,
+     FROM payments p JOIN reservations r ON r.hotel_id = p.hotel_id AND r.id = p.reservation_id WHERE r.code = $1 AND p.purpose = 'checkin'`,
     [code],
   );
   return rows;

@@ -174,7 +174,7 @@ const CASES: Record<string, () => Promise<Case>> = {
       status: 201,
       async verify(final) {
         const { rows } = await t.db.query(
-          'SELECT 1 FROM checkin_sessions s JOIN reservations r ON r.id = s.reservation_id WHERE r.code = $1',
+          'SELECT 1 FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id WHERE r.code = $1',
           [reservation.id],
         );
         assert.equal(rows.length, 1);

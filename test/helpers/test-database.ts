@@ -31,6 +31,7 @@ import type { Database } from '../../src/infra/db/database.ts';
 import { migrate, migrationFiles } from '../../src/infra/db/migrate.ts';
 import { createPGlite, embeddedDatabase } from '../../src/infra/db/pglite.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
+import { citusNodesFromEnv, createCitusDatabase } from './citus-cluster.ts';
 import { TEST_SHARD_ENV } from './test-run-env.ts';
 
 const execFileAsync = promisify(execFile);
@@ -290,6 +291,14 @@ async function ownPostgresDatabase(): Promise<string | undefined> {
   const templateName = process.env.INNKEEP_TEST_PG_TEMPLATE;
   if (!base || !templateName) return base || undefined;
   const name = runDatabaseName(`f${process.pid}`);
+  const citus = citusNodesFromEnv(base);
+  if (citus) {
+    // Citus (CITUS_URL): the template copied on every node (test/helpers/citus-cluster.ts).
+    await createCitusDatabase(citus, name, templateName);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {

@@ -120,7 +120,7 @@ describe('Stripe charges', () => {
     assert.equal(intent.currency, 'eur');
     assert.match(intent.metadata.innkeep_basis, /^quote\/q_/);
     const { rows } = await t.db.query<Json>(
-      `SELECT p.provider, p.provider_ref, p.brand, p.last4 FROM payments p JOIN reservations r ON r.id = p.reservation_id WHERE r.code = $1`,
+      `SELECT p.provider, p.provider_ref, p.brand, p.last4 FROM payments p JOIN reservations r ON r.hotel_id = p.hotel_id AND r.id = p.reservation_id WHERE r.code = $1`,
       [reservation.id],
     );
     assert.deepEqual(rows, [{ provider: 'stripe', provider_ref: intent.id, brand: 'visa', last4: '4242' }]);
@@ -291,7 +291,7 @@ describe('Stripe charges', () => {
       { id: undefined, payment_intent: intent.id, amount: intent.amount },
     );
     const { rows } = await t.db.query<Json>(
-      `SELECT p.status, p.provider_ref FROM payments p JOIN reservations r ON r.id = p.reservation_id
+      `SELECT p.status, p.provider_ref FROM payments p JOIN reservations r ON r.hotel_id = p.hotel_id AND r.id = p.reservation_id
        WHERE r.code = $1 AND p.kind = 'refund'`,
       [reservation.id],
     );
@@ -305,7 +305,7 @@ describe('Stripe charges', () => {
     const state = async () =>
       (
         await t.db.query<Json>(
-          `SELECT p.status, p.attempts, p.last_error FROM payments p JOIN reservations r ON r.id = p.reservation_id
+          `SELECT p.status, p.attempts, p.last_error FROM payments p JOIN reservations r ON r.hotel_id = p.hotel_id AND r.id = p.reservation_id
            WHERE r.code = $1 AND p.kind = 'refund'`,
           [reservation.id],
         )

@@ -74,7 +74,7 @@ describe('guest messages from two processes (PostgreSQL)', { skip: needsPostgres
     const client = await sqlClient();
     try {
       const { rows } = await client.query(
-        `SELECT m.status, count(*)::int AS n FROM guest_messages m JOIN reservations r ON r.id = m.reservation_id
+        `SELECT m.status, count(*)::int AS n FROM guest_messages m JOIN reservations r ON r.hotel_id = m.hotel_id AND r.id = m.reservation_id
           WHERE r.hotel_id = $1 GROUP BY m.status ORDER BY m.status`,
         [hotel.id],
       );
@@ -104,7 +104,7 @@ describe('guest messages from two processes (PostgreSQL)', { skip: needsPostgres
     const client = await sqlClient();
     try {
       const { rows } = await client.query(
-        `SELECT m.kind, m.status FROM guest_messages m JOIN reservations r ON r.id = m.reservation_id
+        `SELECT m.kind, m.status FROM guest_messages m JOIN reservations r ON r.hotel_id = m.hotel_id AND r.id = m.reservation_id
           WHERE r.code = $1 ORDER BY m.id`,
         [booked.id],
       );

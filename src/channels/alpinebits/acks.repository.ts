@@ -84,9 +84,9 @@ export const acksRepository = {
            (hotel_id, key_id, client_id, reservation_id, sent_version, acked_version, acknowledged_at)
          SELECT f.hotel_id, $1, $2, f.id, f.version, f.version, now() FROM found f
          ON CONFLICT (hotel_id, key_id, client_id, reservation_id) DO UPDATE
-           SET acked_version = alpinebits_acks.sent_version, acknowledged_at = now()
-         RETURNING reservation_id
-       ) SELECT f.code FROM found f JOIN acked a ON a.reservation_id = f.id`,
+           SET acked_version = alpinebits_acks.sent_version, acknowledged_at = EXCLUDED.acknowledged_at
+         RETURNING hotel_id, reservation_id
+       ) SELECT f.code FROM found f JOIN acked a ON a.hotel_id = f.hotel_id AND a.reservation_id = f.id`,
       [owner.keyId, owner.clientId, codes, hotelIds],
     );
     return rows.map((r) => r.code);

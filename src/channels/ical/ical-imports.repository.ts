@@ -136,18 +136,21 @@ export const icalImportsRepository = {
     id: string,
     windowSeconds: number,
   ): Promise<{ count: number; windowStart: Date; now: Date } | null> {
-    const { rows } = await db.query<{ count: number; window_start: Date; now: Date }>(
+    // The transaction's time read first and passed in: Citus refuses now() in a RETURNING.
+    const clock = await db.query<{ now: Date }>('SELECT now() AS now');
+    const now = clock.rows[0]?.now as Date;
+    const { rows } = await db.query<{ count: number; window_start: Date }>(
       `UPDATE ical_imports SET
          sync_count = CASE WHEN fresh THEN 1 ELSE sync_count + 1 END,
-         sync_window_start = CASE WHEN fresh THEN now() ELSE sync_window_start END
-       FROM (SELECT sync_window_start IS NULL OR sync_window_start <= now() - make_interval(secs => $2) AS fresh
+         sync_window_start = CASE WHEN fresh THEN $3::timestamptz ELSE sync_window_start END
+       FROM (SELECT sync_window_start IS NULL OR sync_window_start <= $3::timestamptz - make_interval(secs => $2) AS fresh
              FROM ical_imports WHERE id = $1) w
        WHERE id = $1
-       RETURNING sync_count AS count, sync_window_start AS window_start, now() AS now`,
-      [id, windowSeconds],
+       RETURNING sync_count AS count, sync_window_start AS window_start`,
+      [id, windowSeconds, now],
     );
     const row = rows[0];
-    return row ? { count: row.count, windowStart: new Date(row.window_start), now: new Date(row.now) } : null;
+    return row ? { count: row.count, windowStart: new Date(row.window_start), now: new Date(now) } : null;
   },
 
   async importsOf(db: Executor, hotelId: string): Promise<ImportRow[]> {

@@ -19,7 +19,10 @@ export async function getSession(ctx: CheckinContext, id: string): Promise<Signe
   if (needsSettling(state)) {
     const { session, reservation } = state;
     state = await ctx.db.transaction(async (tx) => {
-      const locked = await reservations.findById(tx, reservation.id, { forUpdate: true });
+      const locked = await reservations.findById(tx, reservation.id, {
+        forUpdate: true,
+        hotelId: reservation.hotelId,
+      });
       const fresh = stateOf(ctx, id, await repo.lockSession(tx, session.id), locked);
       return settle(tx, fresh, ctx.clock.now());
     });

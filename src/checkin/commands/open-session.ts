@@ -113,7 +113,9 @@ export async function openSession(
     // Locks the reservation and marks its check-in started in one statement, unless it was
     // cancelled or started meanwhile (then locked and read as it is).
     const started = await reservations.startCheckin(tx, reservation.id);
-    const locked = started ?? (await reservations.findById(tx, reservation.id, { forUpdate: true }));
+    const locked =
+      started ??
+      (await reservations.findById(tx, reservation.id, { forUpdate: true, hotelId: reservation.hotelId }));
     if (locked.status === 'cancelled') throw cancelled(locked);
     const steps = initialSteps(stepFacts(locked));
     const session = await repo.insertSession(
@@ -122,6 +124,7 @@ export async function openSession(
         tokenHash: hashSecret(newId),
         tokenSecret: ctx.encryptor.encrypt(newId, tokenContext(locked.id)),
         reservationId: locked.id,
+        hotelId: locked.hotelId,
         now: ctx.clock.now(),
       },
       steps,

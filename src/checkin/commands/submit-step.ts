@@ -34,7 +34,10 @@ export async function submitStep(
   const { state, signed } = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     // Locked in the order every check-in write takes: the reservation, then its session.
-    const reservation = await reservations.findById(tx, reached.reservation.id, { forUpdate: true });
+    const reservation = await reservations.findById(tx, reached.reservation.id, {
+      forUpdate: true,
+      hotelId: reached.reservation.hotelId,
+    });
     let current = stateOf(ctx, reached.id, await repo.lockSession(tx, reached.session.id), reservation);
     assertNotExpired(ctx, current.expiresAt);
     current = await settle(tx, current, now);

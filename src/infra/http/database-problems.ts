@@ -30,7 +30,9 @@ export function violatedConstraint(error: unknown): string | undefined {
 /** The problem a violated constraint means, if it is one the client can cause. */
 export function constraintProblem(error: unknown): { code: ProblemCode; detail: string } | undefined {
   const constraint = violatedConstraint(error);
-  return constraint === undefined ? undefined : CONSTRAINT_PROBLEMS[constraint];
+  if (constraint === undefined) return undefined;
+  // On Citus a shard's constraint carries the shard's number (reservations_quote_id_key_102008).
+  return CONSTRAINT_PROBLEMS[constraint] ?? CONSTRAINT_PROBLEMS[constraint.replace(/_\d+$/, '')];
 }
 
 /** Errors of the database driver that mean "the database is not reachable", not "bad input". */
