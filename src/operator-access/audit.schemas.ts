@@ -40,7 +40,7 @@ export const AuditEntrySchema = Type.Object(
       { description: 'what was changed or read' },
     ),
     changes: Type.Optional(
-      Type.Record(Type.String(), Type.Tuple([Type.Unknown(), Type.Unknown()]), {
+      Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }), {
         description: '`{ "<field>": [before, after] }` of the fields that changed',
       }),
     ),

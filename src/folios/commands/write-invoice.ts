@@ -5,6 +5,7 @@ import { randomToken } from '../../infra/crypto/tokens.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { invoiceCountersRepository } from '../invoice-counters.repository.ts';
 import { type InvoiceLine, invoiceLinesRepository } from '../invoice-lines.repository.ts';
@@ -123,6 +124,18 @@ export async function writeInvoice(
       type: draft.type,
       reservationId: reservation.code,
       total: { amount: draft.total, currency: reservation.currency },
+      ...(draft.corrects ? { corrects: draft.corrects } : {}),
+    },
+  });
+  await recordAudit(tx, {
+    hotelIds: [hotel.id],
+    action: draft.type === 'credit_note' ? 'invoice.credit_note_issued' : 'invoice.issued',
+    target: { type: 'invoice', id },
+    details: {
+      number,
+      reservationId: reservation.code,
+      total: draft.total,
+      currency: reservation.currency,
       ...(draft.corrects ? { corrects: draft.corrects } : {}),
     },
   });

@@ -1,7 +1,7 @@
 import type { Database } from '../../infra/db/database.ts';
 import { AppError, type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
-import { type AuditEntry, type AuditFilter, auditEntriesRepository } from '../audit-entries.repository.ts';
 import type { AuditQuery } from '../audit.schemas.ts';
+import { type AuditEntry, type AuditFilter, auditEntriesRepository } from '../audit-entries.repository.ts';
 import { listCursorCodec } from '../list-cursor.ts';
 import { type Principal, seesHotel } from '../scopes.ts';
 
