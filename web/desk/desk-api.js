@@ -1,6 +1,6 @@
-// Calls to the operator API with the key pasted into this tab. The key lives only in
-// sessionStorage (gone when the tab closes), never in a URL or cookie, and goes out only as an
-// Authorization header to this origin.
+// Calls to the operator API with the key pasted into this tab, or else with the signed-in person's
+// session cookie. The key lives only in sessionStorage (gone when the tab closes), never in a URL
+// or cookie, and goes out only as an Authorization header to this origin.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
 import { language } from '../shared/i18n.js';
 
@@ -46,13 +46,14 @@ export async function operator(method, path, { body, headers = {}, key } = {}) {
       method,
       headers: {
         accept: 'application/json',
-        authorization: `Bearer ${credential ?? ''}`,
+        // Without a key, the staff session cookie of this origin authenticates (API.md 12).
+        ...(credential ? { authorization: `Bearer ${credential}` } : {}),
         ...(method === 'POST' ? { 'idempotency-key': idempotencyKey() } : {}),
         ...(body ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
       body: body ? JSON.stringify(body) : undefined,
-      credentials: 'omit',
+      credentials: credential ? 'omit' : 'same-origin',
       referrerPolicy: 'no-referrer',
       cache: 'no-store',
     });

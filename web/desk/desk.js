@@ -6,9 +6,11 @@ import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { forgetKey, hotelToday, loadCatalogNames, operator, savedKey, saveKey } from './desk-api.js';
+import { renderAudit, resetAudit } from './desk-audit.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
+import { renderStaff, resetStaff } from './desk-staff.js';
 
 const state = {
   signedIn: false,
@@ -19,6 +21,7 @@ const state = {
   today: null, // { date, arrivals, departures, problem }
   search: { q: '', status: '', results: null, nextCursor: null, problem: null },
   detail: null, // the reservation shown, from a list
+  can: { staff: false, audit: false }, // sections the credential may open (API.md 12)
 };
 
 const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
@@ -39,6 +42,10 @@ async function render() {
   }
   if (state.view === 'search') return renderSearch();
   if (state.view === 'calendar') return renderCalendar({ frame, hotel: hotel(), signedOut });
+  if (state.view === 'staff' && state.can.staff)
+    return renderStaff({ frame, hotels: state.hotels, signedOut });
+  if (state.view === 'audit' && state.can.audit)
+    return renderAudit({ frame, hotels: state.hotels, signedOut });
   return renderToday();
 }
 
@@ -83,6 +90,16 @@ async function loadHotels(key) {
     ? state.hotelId
     : (state.hotels[0]?.id ?? null);
   state.signedIn = true;
+  // The staff and audit sections show for a credential whose scope reads them (a 403 hides them).
+  const reads = async (path) =>
+    operator('GET', path, { key }).then(
+      () => true,
+      () => false,
+    );
+  const [staff, audit] = await Promise.all([reads('/staff'), reads('/audit-log?limit=1')]);
+  state.can = { staff, audit };
+  resetStaff();
+  resetAudit();
 }
 
 function signOut() {
@@ -94,6 +111,7 @@ function signOut() {
     today: null,
     detail: null,
     view: 'today',
+    can: { staff: false, audit: false },
   });
   state.search = { q: '', status: '', results: null, nextCursor: null, problem: null };
   render();
@@ -154,6 +172,8 @@ function frame(...content) {
         tab('today'),
         tab('search'),
         tab('calendar'),
+        state.can.staff ? tab('staff') : null,
+        state.can.audit ? tab('audit') : null,
       ),
       h('button', { type: 'button', class: 'link', onclick: signOut }, t('desk.signOut')),
     ),
@@ -336,6 +356,14 @@ startPage(async () => {
       if (state.hotelId) await loadToday();
     } catch (problem) {
       if (!signedOut(problem)) state.keyProblem = problem;
+    }
+  } else if (!state.signedIn && !state.keyProblem) {
+    // A signed-in person's session cookie works as a key would; without one, the key form shows.
+    try {
+      await loadHotels(undefined);
+      if (state.hotelId) await loadToday();
+    } catch {
+      state.signedIn = false;
     }
   }
   // Awaited, so the page restores field values after this draw (a language switch).

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Encryptor } from '../../infra/crypto/encryption.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { guestRegisterRepository, type RegisterReservationRow } from '../guest-register.repository.ts';
 import { stepContext } from '../session-secrets.ts';
@@ -102,6 +102,7 @@ export function readGuestRegister(
   return ctx.db.transaction(async (tx) => {
     const found = await registerOf(tx, ctx.encryptor, hotelId, date);
     await recordAudit(tx, {
+      actor: actorOf(actor),
       hotelIds: [hotelId],
       action: 'guest_register.read',
       target: { type: 'guest_register', id: `${hotelId}/${date}` },
