@@ -270,7 +270,13 @@ describe('guest register', () => {
       .data.filter((e: Json) => e.action === 'guest_register.read' && e.actor.id === keyId);
     assert.ok(reads.length >= 3, res.body);
     assert.deepEqual(
-      { ...reads[0], id: undefined, at: undefined, requestId: undefined, actor: { ...reads[0].actor, name: undefined } },
+      {
+        ...reads[0],
+        id: undefined,
+        at: undefined,
+        requestId: undefined,
+        actor: { ...reads[0].actor, name: undefined },
+      },
       {
         id: undefined,
         at: undefined,

@@ -154,6 +154,37 @@ describe('the audit trail', () => {
     assert.deepEqual(made.details.scopes, ['inventory:read']);
   });
 
+  it('records staff changes with the fields changed (keeping a hotel the person had)', async () => {
+    const invited = await app.t.inject({
+      method: 'POST',
+      url: `${OPERATOR}/staff`,
+      headers: auth(app.root),
+      payload: { email: 'marta@audit.test', name: 'Marta', role: 'manager', hotelIds: [h1] },
+    });
+    assert.equal(invited.statusCode, 201, invited.body);
+    const id = invited.json().id;
+    const changed = await app.t.inject({
+      method: 'PATCH',
+      url: `${OPERATOR}/staff/${id}`,
+      headers: auth(app.root),
+      payload: { role: 'accountant', hotelIds: [h1, h2] },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    const [modified] = await entriesOf(`?action=staff.modified&limit=1`);
+    assert.deepEqual(modified.target, { type: 'staff', id });
+    assert.deepEqual(modified.changes, {
+      role: ['manager', 'accountant'],
+      hotelIds: [[h1], [h1, h2].sort()],
+    });
+    assert.equal(modified.hotelId, null, 'two hotels');
+    assert.deepEqual(modified.hotelIds, [h1, h2].sort());
+    const [made] = await entriesOf(`?action=staff.invited&limit=1`);
+    assert.deepEqual(
+      { target: made.target, hotelId: made.hotelId },
+      { target: { type: 'staff', id }, hotelId: h1 },
+    );
+  });
+
   it('pages newest first with a signed cursor that keeps its filters', async () => {
     for (let i = 0; i < 3; i++) {
       const res = await app.t.inject({
