@@ -34,11 +34,6 @@ export interface AuditScope {
 
 const scopes = new AsyncLocalStorage<AuditScope>();
 
-/** Runs `work` with `actor` as the author of the entries it writes (the CLIs, the channel jobs). */
-export function withAuditActor<T>(actor: AuditActor, work: () => T, requestId: string | null = null): T {
-  return scopes.run({ actor: () => actor, requestId }, work);
-}
-
 function requestActor(request: FastifyRequest): AuditActor {
   if (request.auditActor) return request.auditActor;
   if (request.operator) return actorOf(request.operator);

@@ -15,6 +15,7 @@ const ACTIONS = [
   'reservation.no_show',
   'calendar.updated',
   'guest_register.read',
+  'message.resent',
   'folio.charge_added',
   'folio.charge_voided',
   'folio.payment_recorded',
