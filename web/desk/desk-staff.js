@@ -77,7 +77,7 @@ function hotelsChoice(ctx, legend, current) {
       type: 'checkbox',
       name: 'hotel',
       value: x.id,
-      checked: current !== null && current.includes(x.id),
+      checked: current?.includes(x.id),
     }),
   );
   const element = h(
