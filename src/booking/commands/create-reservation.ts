@@ -1,6 +1,5 @@
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
-import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
 import { confirmationCode, hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
@@ -10,6 +9,7 @@ import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts'
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
+import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
@@ -18,9 +18,8 @@ import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import { policyAsOf } from '../rules/cancellation-policy.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import { checkStayRules } from '../rules/stay-rules.ts';
-import type { Authority } from './authority.ts';
 import { shortageError } from './availability-problems.ts';
-import type { CommandContext } from './command-context.ts';
+import type { Authority, CommandContext } from './command-context.ts';
 import { pricedHotelOrFail } from './hotel-lookup.ts';
 import { stayFromPrice } from './priced-stay.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
