@@ -7,7 +7,6 @@ import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
 import { renderAccount } from './desk-account.js';
-import { renderAudit, resetAudit } from './desk-audit.js';
 import {
   forgetKey,
   hotelToday,
@@ -17,6 +16,7 @@ import {
   saveKey,
   useSession,
 } from './desk-api.js';
+import { renderAudit, resetAudit } from './desk-audit.js';
 import { auth, currentPerson } from './desk-auth.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
