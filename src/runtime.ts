@@ -31,6 +31,7 @@ import type { SchemaCompilers } from './infra/http/schema-compilers.ts';
 import { idempotencyRepository } from './infra/idempotency/idempotency.repository.ts';
 import { projectFile } from './infra/project-files.ts';
 import { startGuestMessages } from './messages/guest-messages.ts';
+import { auditRetentionJob } from './operator-access/audit-retention.ts';
 import { bootstrapOperatorKey } from './operator-access/bootstrap.ts';
 import { runOperatorKeyCommand } from './operator-access/key-command-line.ts';
 import { operatorKeyHasher } from './operator-access/key-secret.ts';
@@ -159,6 +160,7 @@ export async function createRuntime(
       ...HOUSEKEEPING,
       ...eventRetentionJobs(config),
       ...staffHousekeepingJobs(clock, config.staffSessionIdleMinutes),
+      auditRetentionJob(config.auditRetentionDays, clock),
     ]);
     const webhooks: WebhookWorker | null = config.webhookWorker
       ? startWebhookWorker({

@@ -520,10 +520,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the audit log
-         * @description Key creations and revocations and guest register reads, newest first, paged with `cursor`. Entries hold ids, dates and counts, never identity data. A hotel-limited key sees the entries whose `hotelIds` all lie within its own.
+         * Read the audit trail
+         * @description Every change made through the operator API, the desk, the command lines, a guest or a channel, and every read of the guest register, newest first, paged with `cursor` as the reservation list. Each entry was written in the transaction of its change. The caller sees the entries whose `hotelIds` all lie within its own hotels. Filters: `hotelId`, `actorId`, `action`, `from`, `to` (inclusive; a date is a UTC day). Entries are kept `AUDIT_RETENTION_DAYS` (default 730); no endpoint changes or deletes one.
          *
-         *     Scope: `keys:write`.
+         *     Scope: `audit:read`.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -6477,10 +6477,26 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                /** @description `nextCursor` of the previous page */
+                /** @description e.g. `reservation.cancelled` */
+                action?: string;
+                /** @description entries of one actor: `usr_…`, `key_…`, a reservation code, … */
+                actorId?: string;
+                /** @description `nextCursor` of the previous page; it carries the filters, so they may be left out (if sent, they must be the same) */
                 cursor?: string;
+                /**
+                 * @description entries at or after this instant (RFC 3339), or from the start of this UTC date
+                 * @example 2027-03-01
+                 */
+                from?: string;
+                /** @description catalogue hotel id */
+                hotelId?: string;
                 /** @description entries per page (default 50) */
                 limit?: number;
+                /**
+                 * @description entries at or before this instant (RFC 3339), or to the end of this UTC date
+                 * @example 2027-03-31
+                 */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6499,25 +6515,47 @@ export interface operations {
                     "application/json": {
                         /** @description newest first */
                         data: {
-                            /** @description `key.created`, `key.revoked`, `guest_register.read`, … */
+                            /** @description `reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `calendar.updated`, `staff.invited`, `key.created`, `guest_register.read`, `folio.charge_added`, `invoice.issued`, … */
                             action: string;
+                            /** AuditActor */
+                            actor: {
+                                /** @description `usr_…`, `key_…`, the guest’s reservation code, the channel (`alpinebits:key_…`, `ical:<feed>`), or `system` / `cli` / `bootstrap` */
+                                id: string;
+                                /** @description the person’s or key’s name at the time, or the channel’s */
+                                name: string;
+                                /** @description a signed-in person, an operator key, a guest, a channel, or the service itself */
+                                type: "staff" | "key" | "guest" | "channel" | "system";
+                            };
                             /**
                              * Format: date-time
                              * @description when it happened
                              */
-                            createdAt: string;
+                            at: string;
+                            /** @description `{ "<field>": [before, after] }` of the fields that changed */
+                            changes?: {
+                                [key: string]: unknown[];
+                            };
                             /** @description ids, dates and counts of the action; never identity data */
-                            details: {
+                            details?: {
                                 [key: string]: unknown;
                             };
+                            /** @description the hotel; `null` when the entry concerns several hotels or every hotel (see `hotelIds`) */
+                            hotelId: string | null;
                             /** @description the hotels the key may see; `null` = every hotel */
                             hotelIds: string[] | null;
                             /** @description entry id `aud_…` */
                             id: string;
-                            /** @description the key that acted (`key_…`), or `cli` / `bootstrap` */
-                            keyId: string;
+                            /** @description the `X-Request-Id` of the request that made the change; `null` for older entries */
+                            requestId: string | null;
+                            /** @description what was changed or read */
+                            target: {
+                                /** @description its public id */
+                                id: string;
+                                /** @description `reservation`, `calendar`, `staff`, `key`, `folio`, … */
+                                type: string;
+                            };
                         }[];
-                        /** @description pass as `cursor` for the next page */
+                        /** @description pass as `cursor` for the next page; `null` on the last page */
                         nextCursor: string | null;
                     };
                 };
@@ -6546,6 +6584,17 @@ export interface operations {
             };
             /** @description `forbidden` */
             403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;

@@ -113,6 +113,13 @@ export const EnvSchema = Type.Object({
     7 * 24 * 60,
     'a staff session ends after this long without use (and 7 days after sign-in in any case)',
   ),
+  auditRetentionDays: int(
+    'AUDIT_RETENTION_DAYS',
+    730,
+    1,
+    36500,
+    'days entries of the audit trail are kept (API.md 12)',
+  ),
   eventRetentionDays: int(
     'EVENT_RETENTION_DAYS',
     30,

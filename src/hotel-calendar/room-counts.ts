@@ -1,6 +1,7 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Database } from '../infra/db/database.ts';
+import { recordAudit } from '../operator-access/audit-trail.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
@@ -97,6 +98,17 @@ export async function setRoomCounts(
         await repo.deleteCleared(tx, hotel.id, nights[0] as string, nights[nights.length - 1] as string);
       await announceCalendarChange(tx, hotel.id);
       await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: event });
+      await recordAudit(tx, {
+        hotelIds: [hotel.id],
+        action: 'calendar.updated',
+        target: { type: 'calendar', id: hotel.id },
+        details: {
+          reset: change.reset,
+          cells: all.length,
+          from: nights[0] ?? null,
+          to: nights[nights.length - 1] ?? null,
+        },
+      });
     });
   } catch (error) {
     if (error !== refusal) throw error;

@@ -44,3 +44,28 @@ export function createCursorCodec<T>(
     },
   };
 }
+
+const memo = new WeakMap<(label: string) => Buffer, Map<string, CursorCodec<unknown>>>();
+
+/**
+ * The codec of one list for one app, made once: its HMAC key is the deployment's operator-key HMAC
+ * applied to `innkeep/<purpose>-cursor/v1`, a label that is never a key (keys start `ik_`), so a
+ * secret of its own derived from DATA_ENCRYPTION_KEY, the same in every process.
+ */
+export function listCursorCodec<T>(
+  hasher: (label: string) => Buffer,
+  purpose: string,
+  check: (value: unknown) => value is T,
+): CursorCodec<T> {
+  let codecs = memo.get(hasher);
+  if (!codecs) {
+    codecs = new Map();
+    memo.set(hasher, codecs);
+  }
+  let codec = codecs.get(purpose) as CursorCodec<T> | undefined;
+  if (!codec) {
+    codec = createCursorCodec(hasher(`innkeep/${purpose}-cursor/v1`), purpose, check);
+    codecs.set(purpose, codec as CursorCodec<unknown>);
+  }
+  return codec;
+}

@@ -96,7 +96,13 @@ export function createOperatorAuthenticator(opts: OperatorAuthOptions): Operator
         cache.delete(hash);
         return fail(clientAddress);
       }
-      const principal: Principal = { id: found.id, scopes: found.scopes, hotelIds: found.hotelIds };
+      const principal: Principal = {
+        id: found.id,
+        kind: 'key',
+        name: found.name,
+        scopes: found.scopes,
+        hotelIds: found.hotelIds,
+      };
       if (cache.size >= MAX_CACHED) cache.clear();
       cache.set(hash, { principal, until: Date.now() + opts.cacheMs });
       return principal;

@@ -267,19 +267,29 @@ describe('guest register', () => {
     });
     const reads = res
       .json()
-      .data.filter((e: Json) => e.action === 'guest_register.read' && e.keyId === keyId);
+      .data.filter((e: Json) => e.action === 'guest_register.read' && e.actor.id === keyId);
     assert.ok(reads.length >= 3, res.body);
     assert.deepEqual(
-      { ...reads[0], id: undefined, createdAt: undefined },
+      {
+        ...reads[0],
+        id: undefined,
+        at: undefined,
+        requestId: undefined,
+        actor: { ...reads[0].actor, name: undefined },
+      },
       {
         id: undefined,
-        createdAt: undefined,
-        keyId,
-        action: 'guest_register.read',
+        at: undefined,
+        requestId: undefined,
+        actor: { type: 'key', id: keyId, name: undefined },
+        hotelId: hotel,
         hotelIds: [hotel],
-        details: { hotelId: hotel, date, guests: 6, format: 'csv' },
+        action: 'guest_register.read',
+        target: { type: 'guest_register', id: `${hotel}/${date}` },
+        details: { date, guests: 6, format: 'csv' },
       },
     );
+    assert.match(reads[0].requestId, /\S/);
     const text = JSON.stringify(reads);
     for (const secret of [DOCUMENT_NUMBER, 'Silva', 'Ørjan', '1988-04-02'])
       assert.ok(!text.includes(secret), secret);

@@ -175,17 +175,26 @@ describe('operator keys over HTTP', () => {
     assert.equal(first.statusCode, 200, first.body);
     const [revoked] = first.json().data;
     assert.deepEqual(
-      { keyId: revoked.keyId, action: revoked.action, hotelIds: revoked.hotelIds, details: revoked.details },
       {
-        keyId: admin.id,
+        actor: revoked.actor,
+        action: revoked.action,
+        hotelId: revoked.hotelId,
+        hotelIds: revoked.hotelIds,
+        target: revoked.target,
+        details: revoked.details,
+      },
+      {
+        actor: { type: 'key', id: admin.id, name: 'test key' },
         action: 'key.revoked',
+        hotelId: h2,
         hotelIds: [h2],
-        details: { keyId: made.id, name: 'test key' },
+        target: { type: 'key', id: made.id },
+        details: { name: 'test key' },
       },
     );
     const second = await page(`?limit=1&cursor=${first.json().nextCursor}`);
     assert.equal(second.json().data[0].action, 'key.created');
-    assert.equal(second.json().data[0].details.keyId, made.id);
+    assert.equal(second.json().data[0].target.id, made.id);
     const rest = await page(`?limit=200&cursor=${second.json().nextCursor}`);
     const seen = [first, second, rest].flatMap((p) => p.json().data.map((e: { id: string }) => e.id));
     assert.equal(new Set(seen).size, seen.length, 'no entry twice');
@@ -201,7 +210,7 @@ describe('operator keys over HTTP', () => {
       '?cursor=nonsense',
       '?cursor=WyJ4IiwieSJd',
       // A well-formed position the service did not sign: cursors are signed (the one codec).
-      `?cursor=${Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', 'aud_abc'])).toString('base64url')}`,
+      `?cursor=${Buffer.from(JSON.stringify({ v: 1, filters: {}, after: ['2026-01-01T00:00:00.000000Z', 'aud_abc'] })).toString('base64url')}`,
       '?limit=0',
       '?limit=201',
       '?limit=x',

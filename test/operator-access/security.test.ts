@@ -77,7 +77,7 @@ const ROUTES: RouteCase[] = [
   },
   { method: 'GET', path: '/hotels', scope: 'any' },
   { method: 'GET', path: '/hotels/{hotel}', scope: 'any', hotelScoped: true },
-  { method: 'GET', path: '/audit-log', scope: 'keys:write' },
+  { method: 'GET', path: '/audit-log', scope: 'audit:read' },
   { method: 'GET', path: '/hotels/{hotel}/reservations', scope: 'reservations:read', hotelScoped: true },
   {
     method: 'GET',

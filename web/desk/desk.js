@@ -16,11 +16,13 @@ import {
   saveKey,
   useSession,
 } from './desk-api.js';
+import { renderAudit, resetAudit } from './desk-audit.js';
 import { auth, currentPerson } from './desk-auth.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
 import { renderLinkPage, renderSignIn } from './desk-sign-in.js';
+import { renderStaff, resetStaff } from './desk-staff.js';
 
 const state = {
   signedIn: false,
@@ -33,6 +35,7 @@ const state = {
   today: null, // { date, arrivals, departures, problem }
   search: { q: '', status: '', results: null, nextCursor: null, problem: null },
   detail: null, // the reservation shown, from a list
+  can: { staff: false, audit: false }, // sections the credential may open (API.md 12)
 };
 
 const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
@@ -55,6 +58,10 @@ async function render() {
   }
   if (state.view === 'search') return renderSearch();
   if (state.view === 'calendar') return renderCalendar({ frame, hotel: hotel(), signedOut });
+  if (state.view === 'staff' && state.can.staff)
+    return renderStaff({ frame, hotels: state.hotels, signedOut });
+  if (state.view === 'audit' && state.can.audit)
+    return renderAudit({ frame, hotels: state.hotels, signedOut });
   return renderToday();
 }
 
@@ -116,6 +123,16 @@ async function loadHotels(key) {
     ? state.hotelId
     : (state.hotels[0]?.id ?? null);
   state.signedIn = true;
+  // The staff and audit sections show for a credential whose scope reads them (a 403 hides them).
+  const reads = async (path) =>
+    operator('GET', path, { key }).then(
+      () => true,
+      () => false,
+    );
+  const [staff, audit] = await Promise.all([reads('/staff'), reads('/audit-log?limit=1')]);
+  state.can = { staff, audit };
+  resetStaff();
+  resetAudit();
 }
 
 async function signOut() {
@@ -130,6 +147,7 @@ async function signOut() {
     today: null,
     detail: null,
     view: 'today',
+    can: { staff: false, audit: false },
   });
   state.search = { q: '', status: '', results: null, nextCursor: null, problem: null };
   render();
@@ -194,6 +212,8 @@ function frame(...content) {
         allowed('reservations:read') ? tab('search') : null,
         allowed('inventory:read') ? tab('calendar') : null,
         state.person ? tab('account') : null,
+        state.can.staff ? tab('staff') : null,
+        state.can.audit ? tab('audit') : null,
       ),
       h('button', { type: 'button', class: 'link', onclick: signOut }, t('desk.signOut')),
     ),

@@ -77,6 +77,6 @@ export async function arrive(
     }
     const now = ctx.clock.now();
     const next = { ...row, stayStatus: 'in_house' as const, arrivedAt: now, roomNumbers: numbers };
-    return writeStayStatus(tx, ctx, next, 'reservation.arrived', options);
+    return writeStayStatus(tx, ctx, row, next, 'reservation.arrived', options);
   });
 }

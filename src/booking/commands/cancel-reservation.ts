@@ -75,7 +75,7 @@ export async function cancelReservation(
     });
     cancelledNow = true;
     const updated = await reservations.update(tx, next, now);
-    await recordReservationEvent(tx, 'reservation.cancelled', updated);
+    await recordReservationEvent(tx, 'reservation.cancelled', updated, row, authority);
     await tellGuest(tx, ctx, { kind: 'cancelled', row: updated, byGuest: authority.kind === 'guest' });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);

@@ -145,7 +145,7 @@ export async function createReservation(
       // Part of creation, not a change: the version stays 1.
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
-    await recordReservationEvent(tx, 'reservation.created', row);
+    await recordReservationEvent(tx, 'reservation.created', row, null, booker);
     await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);

@@ -19,6 +19,6 @@ export async function depart(
       );
     }
     const next = { ...row, stayStatus: 'checked_out' as const, departedAt: ctx.clock.now() };
-    return writeStayStatus(tx, ctx, next, 'reservation.departed', options);
+    return writeStayStatus(tx, ctx, row, next, 'reservation.departed', options);
   });
 }

@@ -36,17 +36,18 @@ export async function lockForFrontDesk(
   return { row, hotel, today: hotelToday(hotel.timezone, ctx.clock.now()) };
 }
 
-/** Writes the stay's new state with its event (and the no-show's message and money) in the command's transaction. */
+/** Writes the stay's new state with its event and audit entry (and the no-show's message and money) in the command's transaction. */
 export async function writeStayStatus(
   tx: Transaction,
   ctx: CommandContext,
+  before: ReservationRow,
   next: ReservationRow,
   event: 'reservation.arrived' | 'reservation.departed' | 'reservation.no_show',
   options: ChangeOptions<ReservationRow>,
   moved: MoneyMoved[] = [],
 ) {
   const updated = await reservations.update(tx, next, ctx.clock.now());
-  await recordReservationEvent(tx, event, updated);
+  await recordReservationEvent(tx, event, updated, before);
   if (event === 'reservation.no_show') await tellGuest(tx, ctx, { kind: 'no_show', row: updated });
   await recordPaymentEvents(tx, updated, moved);
   return finishWrite(tx, updated, options);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { isCalendarDate, nightsBetween } from '../../dates/dates.ts';
 import { type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
-import { type CursorCodec, createCursorCodec } from '../../operator-access/list-cursor.ts';
+import { type CursorCodec, listCursorCodec } from '../../operator-access/list-cursor.ts';
 import { requireVisibleHotel } from '../../operator-access/operator-auth.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { foldSearchText, type ReservationRow } from '../../reservations/reservation.row.ts';
@@ -87,24 +87,9 @@ function rangeProblems(filters: Record<string, string>): ProblemDetailEntry[] {
 
 type ListContext = Pick<AppContext, 'db' | 'catalog' | 'operatorKeyHasher'>;
 
-/**
- * The cursors' HMAC key: the deployment's operator-key HMAC applied to a label that is never a
- * key (keys start `ik_`), i.e. a secret of its own derived from DATA_ENCRYPTION_KEY, the same in
- * every process; one codec per app.
- */
-const codecs = new WeakMap<ListContext['operatorKeyHasher'], CursorCodec<CursorState>>();
-function cursorsOf(ctx: ListContext): CursorCodec<CursorState> {
-  let codec = codecs.get(ctx.operatorKeyHasher);
-  if (!codec) {
-    codec = createCursorCodec(
-      ctx.operatorKeyHasher('innkeep/operator-reservation-list-cursor/v1'),
-      'reservation-list',
-      isCursorState,
-    );
-    codecs.set(ctx.operatorKeyHasher, codec);
-  }
-  return codec;
-}
+/** The signed cursors of this list (the one codec helper of `list-cursor.ts`). */
+const cursorsOf = (ctx: ListContext): CursorCodec<CursorState> =>
+  listCursorCodec(ctx.operatorKeyHasher, 'operator-reservation-list', isCursorState);
 
 /**
  * A page of the hotel's reservations for `actor` (API.md 7.2): filtered, by check-in date then

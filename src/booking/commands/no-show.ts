@@ -40,6 +40,7 @@ export async function noShow(
     return writeStayStatus(
       tx,
       ctx,
+      row,
       { ...next, stayStatus: 'no_show' },
       'reservation.no_show',
       options,

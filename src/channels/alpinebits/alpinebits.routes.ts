@@ -96,6 +96,9 @@ export const alpineBitsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       throw new AppError('unauthorized', 'Send HTTP Basic authentication whose password is an operator key.');
     }
     request.alpinebitsKey = await authenticator.authenticate(`Bearer ${password}`, request.ip);
+    // What a channel changes through its key is the channel's act in the audit trail (API.md 12).
+    const key = request.alpinebitsKey;
+    request.auditActor = { type: 'channel', id: key.id, name: `AlpineBits: ${key.name ?? key.id}` };
   });
 
   app.post(

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Encryptor } from '../../infra/crypto/encryption.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { auditRepository } from '../../operator-access/audit.repository.ts';
+import { actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { guestRegisterRepository, type RegisterReservationRow } from '../guest-register.repository.ts';
 import { stepContext } from '../session-secrets.ts';
@@ -101,11 +101,12 @@ export function readGuestRegister(
   const { hotelId, date, format } = request;
   return ctx.db.transaction(async (tx) => {
     const found = await registerOf(tx, ctx.encryptor, hotelId, date);
-    await auditRepository.append(tx, {
-      actor: actor.id,
-      action: 'guest_register.read',
+    await recordAudit(tx, {
+      actor: actorOf(actor),
       hotelIds: [hotelId],
-      details: { hotelId, date, guests: found.length, format },
+      action: 'guest_register.read',
+      target: { type: 'guest_register', id: `${hotelId}/${date}` },
+      details: { date, guests: found.length, format },
     });
     return found;
   });

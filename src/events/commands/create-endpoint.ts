@@ -1,6 +1,7 @@
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../infra/net/outbound-address.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { typesOfPattern } from '../event-types.ts';
 import { webhookEndpointsRepository as repo, type WebhookEndpoint } from '../webhook-endpoints.repository.ts';
 import { secretContext } from '../webhook-secret.ts';
@@ -46,8 +47,8 @@ export async function createEndpoint(
   }
   const id = randomToken('we_', 12);
   const secret = randomToken('whsec_', 24);
-  const endpoint = await deps.db.transaction((tx) =>
-    repo.insert(tx, {
+  const endpoint = await deps.db.transaction(async (tx) => {
+    const made = await repo.insert(tx, {
       id,
       url: body.url,
       events,
@@ -55,7 +56,14 @@ export async function createEndpoint(
       description: body.description ?? null,
       createdBy: actor.id,
       secretEncrypted: deps.encryptor.encrypt(secret, secretContext(id)),
-    }),
-  );
+    });
+    await recordAudit(tx, {
+      hotelIds,
+      action: 'webhook.created',
+      target: { type: 'webhook', id },
+      details: { events },
+    });
+    return made;
+  });
   return { endpoint, secret };
 }

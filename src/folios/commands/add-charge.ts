@@ -2,6 +2,7 @@ import { hotelToday } from '../../dates/dates.ts';
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { invalid } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { folioLinesRepository } from '../folio-lines.repository.ts';
 import { type FolioLine, hotelVatRate, hotelVatRates } from '../rules/folio-lines.ts';
@@ -62,6 +63,20 @@ export async function addCharge(
       vatRate,
       invoiceId: null,
       voided: false,
+    });
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'folio.charge_added',
+      target: { type: 'folio', id: row.code },
+      details: {
+        lineId: line.id,
+        date: line.date,
+        quantity,
+        unitAmount: body.unitAmount,
+        amount,
+        vatRate,
+        currency: row.currency,
+      },
     });
     return finishWrite(tx, { line, currency: row.currency }, options);
   });

@@ -1,5 +1,6 @@
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { type DeskPayment, folioPaymentsRepository } from '../folio-payments.repository.ts';
 import { type FolioContext, reservationFor } from './folio-context.ts';
@@ -28,6 +29,18 @@ export async function recordPayment(
       amount: body.amount,
       reference: body.reference ?? null,
       at: ctx.clock.now(),
+    });
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'folio.payment_recorded',
+      target: { type: 'folio', id: row.code },
+      details: {
+        paymentId: payment.id,
+        kind: payment.kind,
+        method: payment.method,
+        amount: payment.amount,
+        currency: row.currency,
+      },
     });
     return finishWrite(tx, { payment, currency: row.currency }, options);
   });

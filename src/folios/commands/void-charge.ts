@@ -1,5 +1,6 @@
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { folioLinesRepository } from '../folio-lines.repository.ts';
 import type { FolioLine } from '../rules/folio-lines.ts';
@@ -24,7 +25,15 @@ export async function voidCharge(
         `Charge ${lineId} is on invoice ${line.invoiceId}; issue a credit note first.`,
       );
     }
-    const voided = line.voided ? line : await folioLinesRepository.void(tx, row.hotelId, line.id);
+    if (line.voided) return finishWrite(tx, { line, currency: row.currency }, options);
+    const voided = await folioLinesRepository.void(tx, row.hotelId, line.id);
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'folio.charge_voided',
+      target: { type: 'folio', id: row.code },
+      changes: { [`lines.${line.id}.voided`]: [false, true] },
+      details: { lineId: line.id, amount: line.amount, currency: row.currency },
+    });
     return finishWrite(tx, { line: voided ?? line, currency: row.currency }, options);
   });
 }

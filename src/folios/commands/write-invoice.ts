@@ -6,6 +6,7 @@ import { minorDigits } from '../../infra/currency.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { queueMessages } from '../../messages/outbox.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { reservationView } from '../../reservations/reservation.view.ts';
 import { invoiceCountersRepository } from '../invoice-counters.repository.ts';
@@ -154,5 +155,17 @@ export async function writeInvoice(
       },
     },
   ]);
+  await recordAudit(tx, {
+    hotelIds: [hotel.id],
+    action: draft.type === 'credit_note' ? 'invoice.credit_note_issued' : 'invoice.issued',
+    target: { type: 'invoice', id },
+    details: {
+      number,
+      reservationId: reservation.code,
+      total: draft.total,
+      currency: reservation.currency,
+      ...(draft.corrects ? { corrects: draft.corrects } : {}),
+    },
+  });
   return { row, lines: draft.lines, record, qrUrl: record ? qrUrlOf(row, ctx.config.verifactuQrUrl) : null };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { calendarRepository as repo } from '../calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from '../calendar.schemas.ts';
 import { holdCalendar } from '../calendar-lock.ts';
@@ -33,6 +34,9 @@ function roomsBelowSoldError(hotel: Hotel, refused: RoomsBelowSold[]): AppError 
     { errors },
   );
 }
+
+/** The updates an audit entry lists (a PATCH may hold many more; the entry counts them all). */
+const AUDITED_UPDATES = 50;
 
 /**
  * `PATCH …/calendar` (API.md 7.4): every update in one transaction, or none. Rooms are brought
@@ -70,6 +74,17 @@ export async function updateCalendar(
     await calendarPriceRepository.deleteCleared(tx, hotel.id, from, to);
     await announceCalendarChange(tx, hotel.id);
     await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: body });
+    await recordAudit(tx, {
+      hotelIds: [hotel.id],
+      action: 'calendar.updated',
+      target: { type: 'calendar', id: hotel.id },
+      details: {
+        from,
+        to,
+        updates: body.updates.slice(0, AUDITED_UPDATES),
+        updateCount: body.updates.length,
+      },
+    });
     const channel = await channelNightsRepository.channelNights(tx, hotel.id, from, to);
     const view = calendarView(await loadHotelNights(tx, hotel, from, to), from, to, channel);
     return finishWrite(tx, view, options);

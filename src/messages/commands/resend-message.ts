@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { reservationView } from '../../reservations/reservation.view.ts';
 import type { MessageRow } from '../messages.repository.ts';
@@ -31,6 +32,12 @@ export async function resendMessage(
     const data = body.kind === 'booking_confirmation' ? { reservation: reservationView(row) } : {};
     const [message] = await queueMessages(tx, row, [{ kind: body.kind, data, automatic: false }]);
     if (!message) throw new Error(`message for ${row.code} not queued`);
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'message.resent',
+      target: { type: 'reservation', id: row.code },
+      details: { kind: body.kind },
+    });
     return finishWrite(tx, message, options);
   });
 }

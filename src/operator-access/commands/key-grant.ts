@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../../infra/db/database.ts';
-import { auditRepository as audit } from '../audit.repository.ts';
+import { actorOf, recordAudit } from '../audit-trail.ts';
 import { newKeyId, newOperatorKey, type OperatorKeyHasher } from '../key-secret.ts';
 import { type OperatorKey, keysRepository as repo } from '../keys.repository.ts';
 import { type Principal, SCOPES, type Scope } from '../scopes.ts';
@@ -27,11 +27,12 @@ export async function insertKey(
 ): Promise<{ key: OperatorKey; secret: string }> {
   const secret = newOperatorKey();
   const key = await repo.insert(tx, { id: newKeyId(), ...grant, createdBy: actor.id, hash: hash(secret) });
-  await audit.append(tx, {
-    actor: actor.id,
-    action: 'key.created',
+  await recordAudit(tx, {
+    actor: actorOf(actor),
     hotelIds: grant.hotelIds,
-    details: { keyId: key.id, name: key.name, scopes: grant.scopes },
+    action: 'key.created',
+    target: { type: 'key', id: key.id },
+    details: { name: key.name, scopes: grant.scopes, hotelIds: grant.hotelIds },
   });
   return { key, secret };
 }

@@ -1,64 +1,115 @@
 import type { Database } from '../../infra/db/database.ts';
-import { invalid } from '../../infra/http/problems.ts';
-import { type AuditEntry, auditRepository } from '../audit.repository.ts';
-import { type CursorCodec, createCursorCodec } from '../list-cursor.ts';
-import type { Principal } from '../scopes.ts';
+import { AppError, type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
+import type { AuditQuery } from '../audit.schemas.ts';
+import { type AuditEntry, type AuditFilter, auditEntriesRepository } from '../audit-entries.repository.ts';
+import { listCursorCodec } from '../list-cursor.ts';
+import { type Principal, seesHotel } from '../scopes.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
+const FILTER_NAMES = ['hotelId', 'actorId', 'action', 'from', 'to'] as const;
 
-const isPosition = (value: unknown): value is [string, string] => {
-  if (!Array.isArray(value) || value.length !== 2) return false;
-  const [at, id] = value as unknown[];
+/** What a cursor holds: the filters of the query and where the page ended (exact time, id). */
+interface CursorState {
+  v: 1;
+  filters: Record<string, string>;
+  after: [string, string];
+}
+
+function isCursorState(value: unknown): value is CursorState {
+  const c = value as CursorState;
   return (
-    typeof at === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) &&
-    !Number.isNaN(Date.parse(at)) &&
-    typeof id === 'string' &&
-    /^aud_[0-9a-z]{1,40}$/.test(id)
+    typeof c === 'object' &&
+    c !== null &&
+    c.v === 1 &&
+    typeof c.filters === 'object' &&
+    c.filters !== null &&
+    Object.entries(c.filters).every(
+      ([k, v]) => (FILTER_NAMES as readonly string[]).includes(k) && typeof v === 'string',
+    ) &&
+    Array.isArray(c.after) &&
+    c.after.length === 2 &&
+    typeof c.after[0] === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(c.after[0]) &&
+    typeof c.after[1] === 'string' &&
+    /^aud_[0-9a-z]{1,40}$/.test(c.after[1])
   );
-};
+}
 
 type AuditContext = { db: Database; operatorKeyHasher: (label: string) => Buffer };
 
-/**
- * The cursors, signed by the one codec of `list-cursor.ts` (the last entry's exact time and id);
- * the HMAC key derived like the reservation list's, under a label of its own; one codec per app.
- */
-const codecs = new WeakMap<AuditContext['operatorKeyHasher'], CursorCodec<[string, string]>>();
-function cursorsOf(ctx: AuditContext): CursorCodec<[string, string]> {
-  let codec = codecs.get(ctx.operatorKeyHasher);
-  if (!codec) {
-    codec = createCursorCodec(
-      ctx.operatorKeyHasher('innkeep/operator-audit-log-cursor/v1'),
-      'audit-log',
-      isPosition,
-    );
-    codecs.set(ctx.operatorKeyHasher, codec);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A bound of the range: an instant, or a UTC date (its start for `from`, the next day's for `to`). */
+function boundOf(value: string | undefined, end: boolean, path: string, problems: ProblemDetailEntry[]) {
+  if (value === undefined) return null;
+  const day = DAY.test(value);
+  const time = Date.parse(day ? `${value}T00:00:00Z` : value);
+  const valid = !Number.isNaN(time) && (!day || new Date(time).toISOString().slice(0, 10) === value);
+  if (!valid) {
+    problems.push({ path, message: 'must be a date (YYYY-MM-DD) or an RFC 3339 instant' });
+    return null;
   }
-  return codec;
+  // `to` is inclusive: to the end of its day, or of its millisecond.
+  return new Date(end ? time + (day ? 24 * 3600 * 1000 : 1) : time);
 }
 
 /**
- * One page of the audit log the actor sees (API.md 7.3), newest first: the entries whose hotels
- * all lie within the actor's own, and the cursor of the next page if there is one.
+ * One page of the audit trail the caller sees (API.md 12), newest first: entries whose hotels all
+ * lie within the caller's, filtered by hotel, actor, action and time; and the next page's cursor.
  */
 export async function readAuditLog(
   ctx: AuditContext,
-  actor: Principal,
-  query: { limit?: number | string; cursor?: string },
+  caller: Principal,
+  query: AuditQuery,
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+  const cursors = listCursorCodec(ctx.operatorKeyHasher, 'operator-audit-log', isCursorState);
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
-  if (limit < 1 || limit > MAX_LIMIT) throw invalid('/query/limit', `must be from 1 to ${MAX_LIMIT}`);
-  const cursors = cursorsOf(ctx);
-  const position = query.cursor === undefined ? null : cursors.decode(query.cursor, '/query/cursor');
-  const from = position ? { at: position[0], id: position[1] } : null;
+  const problems: ProblemDetailEntry[] = [];
+  if (limit < 1 || limit > MAX_LIMIT)
+    problems.push({ path: '/query/limit', message: `must be from 1 to ${MAX_LIMIT}` });
+  let filters: Record<string, string> = {};
+  for (const name of FILTER_NAMES) {
+    const value = query[name];
+    if (value !== undefined) filters[name] = value;
+  }
+  let after: { at: string; id: string } | null = null;
+  if (query.cursor !== undefined) {
+    const state = cursors.decode(query.cursor, '/query/cursor');
+    if (Object.entries(filters).some(([name, value]) => state.filters[name] !== value)) {
+      problems.push({
+        path: '/query/cursor',
+        message: 'belongs to another query: repeat the same filters, or leave them out',
+      });
+    }
+    filters = state.filters;
+    after = { at: state.after[0], id: state.after[1] };
+  }
+  const from = boundOf(filters.from, false, '/query/from', problems);
+  const to = boundOf(filters.to, true, '/query/to', problems);
+  if (from && to && from >= to) problems.push({ path: '/query/to', message: 'must not be before from' });
+  if (problems.length > 0) throw validationProblem(problems);
+  const hotelId = filters.hotelId ?? null;
+  if (hotelId !== null && !seesHotel(caller, hotelId)) {
+    throw new AppError('not_found', `No hotel has the id "${hotelId}".`);
+  }
+  const filter: AuditFilter = {
+    within: caller.hotelIds,
+    hotelId,
+    actorId: filters.actorId ?? null,
+    action: filters.action ?? null,
+    from,
+    to,
+  };
   // One more than asked tells whether another page exists without a second query.
-  const page = await auditRepository.page(ctx.db, { within: actor.hotelIds, from, limit: limit + 1 });
+  const page = await auditEntriesRepository.page(ctx.db, filter, { from: after, limit: limit + 1 });
   const entries = page.slice(0, limit);
   const last = entries.at(-1);
   return {
     entries,
-    nextCursor: page.length > limit && last ? cursors.encode([last.position.at, last.position.id]) : null,
+    nextCursor:
+      page.length > limit && last
+        ? cursors.encode({ v: 1, filters, after: [last.position.at, last.position.id] })
+        : null,
   };
 }

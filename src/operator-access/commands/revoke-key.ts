@@ -1,5 +1,5 @@
 import { AppError } from '../../infra/http/problems.ts';
-import { auditRepository as audit } from '../audit.repository.ts';
+import { actorOf, recordAudit } from '../audit-trail.ts';
 import { type OperatorKey, keysRepository as repo } from '../keys.repository.ts';
 import { grantWithin, hotelsWithin, type Principal } from '../scopes.ts';
 import type { KeysDeps } from './key-grant.ts';
@@ -20,11 +20,12 @@ export async function revokeKey(deps: KeysDeps, actor: Principal, id: string): P
     if (key.revokedAt) return key;
     const now = deps.now();
     await repo.revoke(tx, id, now);
-    await audit.append(tx, {
-      actor: actor.id,
-      action: 'key.revoked',
+    await recordAudit(tx, {
+      actor: actorOf(actor),
       hotelIds: key.hotelIds,
-      details: { keyId: key.id, name: key.name },
+      action: 'key.revoked',
+      target: { type: 'key', id: key.id },
+      details: { name: key.name },
     });
     return { ...key, revokedAt: now };
   });

@@ -2,7 +2,7 @@ import { randomToken } from '../../infra/crypto/tokens.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import type { Language } from '../../messages/message-kinds.ts';
 import { tellStaff } from '../../messages/staff-outbox.ts';
-import { auditRepository } from '../../operator-access/audit.repository.ts';
+import { actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Role } from '../../operator-access/roles.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { grantRefusal } from '../rules/staff-grant.ts';
@@ -62,11 +62,12 @@ export async function inviteStaff(ctx: StaffContext, by: Principal, invitation: 
       link,
       invitedBy: by.name ?? 'Innkeep',
     });
-    await auditRepository.append(tx, {
-      actor: by.id,
-      action: 'staff.invited',
+    await recordAudit(tx, {
+      actor: actorOf(by),
       hotelIds,
-      details: { staffId: publicId, role: invitation.role },
+      action: 'staff.invited',
+      target: { type: 'staff', id: publicId },
+      details: { role: invitation.role, hotelIds },
     });
     const account = await accounts.byId(tx, id);
     if (!account) throw new Error('invited account not found');

@@ -1,5 +1,5 @@
 import { AppError, invalid } from '../../infra/http/problems.ts';
-import { auditRepository } from '../../operator-access/audit.repository.ts';
+import { actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Role } from '../../operator-access/roles.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { staffSessionsRepository } from '../../operator-access/staff-sessions.repository.ts';
@@ -61,22 +61,23 @@ export async function modifyStaff(ctx: StaffContext, by: Principal, id: string, 
     if (hotelIds !== undefined) await staffHotelsRepository.replace(tx, before.id, hotelIds);
     if (change.status === 'disabled') await staffSessionsRepository.endAllOf(tx, before.id);
     const after = (await accounts.byId(tx, before.id)) as StaffAccount;
-    await auditRepository.append(tx, {
-      actor: by.id,
+    await recordAudit(tx, {
+      actor: actorOf(by),
+      hotelIds: unionOfHotels(before.hotelIds, after.hotelIds),
       action: 'staff.modified',
-      hotelIds: after.hotelIds,
-      details: { staffId: after.publicId, changes: changesOf(before, after) },
+      target: { type: 'staff', id: after.publicId },
+      changes: {
+        name: [before.name, after.name],
+        role: [before.role, after.role],
+        status: [before.status, after.status],
+        hotelIds: [before.hotelIds, after.hotelIds],
+      },
     });
     return staffView(after);
   });
 }
 
-function changesOf(before: StaffAccount, after: StaffAccount): Record<string, [unknown, unknown]> {
-  const out: Record<string, [unknown, unknown]> = {};
-  for (const field of ['name', 'role', 'status'] as const) {
-    if (before[field] !== after[field]) out[field] = [before[field], after[field]];
-  }
-  if (JSON.stringify(before.hotelIds) !== JSON.stringify(after.hotelIds))
-    out.hotelIds = [before.hotelIds, after.hotelIds];
-  return out;
+/** The hotels an account change concerns: those it had and those it has (null: every hotel). */
+function unionOfHotels(before: string[] | null, after: string[] | null): string[] | null {
+  return before === null || after === null ? null : [...new Set([...before, ...after])];
 }

@@ -2,7 +2,7 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { invalid } from '../../infra/http/problems.ts';
-import { auditRepository } from '../../operator-access/audit.repository.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { challengeOf, relyingParty } from '../rules/relying-party.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { staffPasskeysRepository as passkeys } from '../staff-passkeys.repository.ts';
@@ -60,11 +60,12 @@ export async function registerPasskey(
       now,
     });
     if (!added) throw refused('holds a passkey that is registered already');
-    await auditRepository.append(tx, {
-      actor: account.publicId,
-      action: 'staff.passkey_added',
+    await recordAudit(tx, {
+      actor: { type: 'staff', id: account.publicId, name: account.name },
       hotelIds: account.hotelIds,
-      details: { staffId: account.publicId, passkeyId: publicId },
+      action: 'staff.passkey_added',
+      target: { type: 'staff', id: account.publicId },
+      details: { passkeyId: publicId },
     });
     const stored = await passkeys.byPublicId(tx, publicId);
     if (!stored) throw new Error('registered passkey not found');

@@ -1,5 +1,5 @@
 import { AppError } from '../../infra/http/problems.ts';
-import { auditRepository } from '../../operator-access/audit.repository.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { staffPasskeysRepository as passkeys } from '../staff-passkeys.repository.ts';
 import type { StaffContext } from './staff-context.ts';
@@ -11,11 +11,12 @@ export async function removePasskey(ctx: StaffContext, staffId: number, passkeyI
     if (!account) throw new Error('signed-in account not found');
     if (!(await passkeys.remove(tx, staffId, passkeyId)))
       throw new AppError('not_found', `You have no passkey with the id "${passkeyId}".`);
-    await auditRepository.append(tx, {
-      actor: account.publicId,
-      action: 'staff.passkey_removed',
+    await recordAudit(tx, {
+      actor: { type: 'staff', id: account.publicId, name: account.name },
       hotelIds: account.hotelIds,
-      details: { staffId: account.publicId, passkeyId },
+      action: 'staff.passkey_removed',
+      target: { type: 'staff', id: account.publicId },
+      details: { passkeyId: passkeyId },
     });
   });
 }

@@ -2,6 +2,7 @@ import type { Hotel } from '../../../catalog/catalog.schema.ts';
 import { randomToken } from '../../../infra/crypto/tokens.ts';
 import { invalid } from '../../../infra/http/problems.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../../infra/net/outbound-address.ts';
+import { recordAudit } from '../../../operator-access/audit-trail.ts';
 import { type ImportRow, icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { type IcalContext, roomTypeOrInvalid } from './ical-context.ts';
 import { sealUrl } from './import-url.ts';
@@ -40,13 +41,21 @@ export async function createImport(
         `room type "${body.roomTypeId}" has ${existing.count} imports, the most it may have (delete one first)`,
       );
     }
-    return repo.insertImport(tx, {
+    const made = await repo.insertImport(tx, {
       id,
       hotelId: hotel.id,
       roomTypeId: body.roomTypeId,
       name: body.name,
       ...sealed,
     });
+    // The URL is a secret of the hotel's (sealed at rest): the entry names the import, not its URL.
+    await recordAudit(tx, {
+      hotelIds: [hotel.id],
+      action: 'ical_import.created',
+      target: { type: 'ical_import', id },
+      details: { roomTypeId: body.roomTypeId },
+    });
+    return made;
   });
   return syncImport(ctx, row);
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../operator-access/audit-trail.ts';
 import { icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import { type IcalContext, visible } from './ical-context.ts';
 
@@ -7,6 +8,14 @@ export async function deleteFeed(
   id: string,
   hotelIds: readonly string[] | null,
 ): Promise<void> {
-  visible(await repo.feedById(ctx.db, id), hotelIds, 'iCal feed');
-  await ctx.db.transaction((tx) => repo.deleteFeed(tx, id));
+  const feed = visible(await repo.feedById(ctx.db, id), hotelIds, 'iCal feed');
+  await ctx.db.transaction(async (tx) => {
+    await repo.deleteFeed(tx, id);
+    await recordAudit(tx, {
+      hotelIds: [feed.hotelId],
+      action: 'ical_feed.deleted',
+      target: { type: 'ical_feed', id },
+      details: { roomTypeId: feed.roomTypeId },
+    });
+  });
 }

@@ -1,5 +1,6 @@
 import { hotelToday } from '../../../dates/dates.ts';
 import { replaceHolds } from '../../../hotel-calendar/external-holds.ts';
+import { recordAudit } from '../../../operator-access/audit-trail.ts';
 import { icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { type IcalContext, visible } from './ical-context.ts';
 
@@ -18,5 +19,11 @@ export async function deleteImport(
       await replaceHolds(tx, { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: id }, [], today);
     }
     await repo.deleteImport(tx, id);
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'ical_import.deleted',
+      target: { type: 'ical_import', id },
+      details: { roomTypeId: row.roomTypeId },
+    });
   });
 }
