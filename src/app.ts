@@ -54,6 +54,7 @@ import {
   OperatorReservation,
   PriceLine,
   Reservation,
+  ScheduledPayment,
 } from './reservations/reservation.schemas.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { authRoutes } from './staff/auth.routes.ts';
@@ -100,6 +101,7 @@ const SHARED_SCHEMAS = [
   Money,
   PriceLine,
   CancellationPolicy,
+  ScheduledPayment,
   SearchResponse,
   QuoteResponse,
   Reservation,

@@ -5,6 +5,8 @@ export const MESSAGE_KINDS = [
   'booking_cancelled',
   'checkin_invitation',
   'checkin_completed',
+  /** A deposit plan's balance the card on file refused (API.md 14.2): a link to pay it at check-in. */
+  'payment_request',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -4,6 +4,7 @@ import { zonedInstant } from '../../dates/dates.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import type { Reservation } from '../../reservations/reservation.schemas.ts';
 import type { Language, MessageKind } from '../message-kinds.ts';
+import { formatMoney } from './format.ts';
 import { reservationCalendar } from './ics.ts';
 import { lodgingReservationJsonLd, utcOffset } from './json-ld.ts';
 import { htmlOf, textOf } from './layout.ts';
@@ -28,8 +29,10 @@ export interface MessageToRender {
   noShow?: boolean | undefined;
   guests?: Array<{ firstName: string; lastName: string }> | undefined;
   hotel: Hotel;
-  /** PUBLIC_BASE_URL/checkin/{session}: only in the invitation. */
+  /** PUBLIC_BASE_URL/checkin/{session}: only in the invitation and the payment request. */
   invitationLink?: string | undefined;
+  /** What a payment request asks for (API.md 14.2). */
+  amount?: { amount: number; currency: string } | undefined;
   publicBaseUrl: string;
   now: Date;
 }
@@ -81,6 +84,14 @@ export function renderMessage(m: MessageToRender): RenderedMessage {
       break;
     case 'checkin_completed':
       sections.push(checkedInSection(facts), staySection(facts));
+      break;
+    case 'payment_request':
+      sections.push(
+        { rows: [[texts.labels.amountToPay, formatMoney(texts, m.amount ?? r.payment.due)]] },
+        { button: { label: texts.paymentRequestButton, url: m.invitationLink ?? m.publicBaseUrl } },
+        staySection(facts),
+        { notes: [texts.paymentRequestNote] },
+      );
       break;
   }
   const footer: string[] = [];
