@@ -23,7 +23,8 @@ export function startBalanceWorker(ctx: BalanceContext, logger: Logger): ClaimWo
     concurrency: CONCURRENCY,
     pollIntervalMs: ctx.config.balancePollIntervalMs,
     graceMs: 10_000,
-    claim: (limit, claim) => balanceChargesRepository.claimDue(ctx.db, ctx.clock.now(), limit, claim, LEASE_MS),
+    claim: (limit, claim) =>
+      balanceChargesRepository.claimDue(ctx.db, ctx.clock.now(), limit, claim, LEASE_MS),
     async run(item) {
       const outcome = await chargeBalance(ctx, logger, item);
       if (outcome === 'paid' || outcome === 'failed')

@@ -106,7 +106,8 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
     if (message.kind === 'payment_request') {
       // The balance is paid in the check-in session's payment step (API.md 14.2); once the stay is
       // cancelled or nothing is owed any more, there is nothing to ask for.
-      if (row.status === 'cancelled' || reservationView(row).payment.due.amount === 0) return { result: 'dropped' };
+      if (row.status === 'cancelled' || reservationView(row).payment.due.amount === 0)
+        return { result: 'dropped' };
       const session = await options.openInvitation(row.code);
       invitationLink = session
         ? `${config.publicBaseUrl}/checkin/${session}`

@@ -130,7 +130,9 @@ export function createStripePaymentProvider(deps: {
    */
   async function newCustomer(request: ChargeRequest): Promise<string> {
     const basis = request.idempotencyBasis ?? request.reference;
-    const key = createHash('sha256').update(JSON.stringify(['customer', basis, request.token])).digest('base64url');
+    const key = createHash('sha256')
+      .update(JSON.stringify(['customer', basis, request.token]))
+      .digest('base64url');
     const customer = await stripe.customers.create(
       {
         description: `Innkeep ${basis}`,
@@ -187,7 +189,8 @@ export function createStripePaymentProvider(deps: {
       let intent: Stripe.Response<Intent>;
       try {
         // A card kept for later (a deposit plan, API.md 14.2) belongs to a Customer of its own.
-        const customer = request.offSession?.customer ?? (request.saveCard ? await newCustomer(request) : null);
+        const customer =
+          request.offSession?.customer ?? (request.saveCard ? await newCustomer(request) : null);
         intent = await stripe.paymentIntents.create(
           {
             amount,
@@ -292,7 +295,8 @@ export function createStripePaymentProvider(deps: {
 
 /** The card a PaymentIntent kept for later (`setup_future_usage`): its PaymentMethod and Customer. */
 function savedCardOf(intent: Intent, token: string | null) {
-  const method = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+  const method =
+    typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
   const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null);
   return { token: method ?? token ?? '', customer };
 }

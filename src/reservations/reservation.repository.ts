@@ -140,6 +140,15 @@ export const reservationRepository = {
     return one(rows);
   },
 
+  /** The stay's bookkeeping written back (a deposit plan's schedule settled) with a payment already counted. */
+  async replaceStay(tx: Executor, id: number, stay: StoredStay): Promise<ReservationRow> {
+    const { rows } = await tx.query(`UPDATE reservations SET stay = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
+      id,
+      JSON.stringify(stay),
+    ]);
+    return one(rows);
+  },
+
   /** A payment after creation (at check-in): the paid amount and the version move with it. */
   async addPayment(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
     const { rows } = await tx.query(

@@ -18,10 +18,13 @@ export const GuestLanguage = Type.Union([Type.Literal('en'), Type.Literal('es'),
 
 export const RoomTypeRef = Type.Object({ id: Type.String(), name: Type.String() });
 /** A rate plan's payment at booking: nothing, the whole stay, or a deposit (API.md 14.2). */
-export const PrepaymentKind = Type.Union([Type.Literal('none'), Type.Literal('full'), Type.Literal('deposit')], {
-  description:
-    '`none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`)',
-});
+export const PrepaymentKind = Type.Union(
+  [Type.Literal('none'), Type.Literal('full'), Type.Literal('deposit')],
+  {
+    description:
+      '`none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`)',
+  },
+);
 export const DepositTerms = Type.Object(
   {
     percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'percent of the total' })),

@@ -163,8 +163,14 @@ export async function createReservation(
         purpose: 'booking',
       });
       moved.push({ kind: 'charge', purpose: 'booking', amount: chargeNow });
-      const card = { ...(charge.brand ? { brand: charge.brand } : {}), ...(charge.last4 ? { last4: charge.last4 } : {}) };
-      row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, { ...inserted.stay, cardOnFile: card });
+      const card = {
+        ...(charge.brand ? { brand: charge.brand } : {}),
+        ...(charge.last4 ? { last4: charge.last4 } : {}),
+      };
+      row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, {
+        ...inserted.stay,
+        cardOnFile: card,
+      });
     }
     await recordReservationEvent(tx, 'reservation.created', row);
     await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
