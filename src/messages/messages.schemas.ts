@@ -15,6 +15,7 @@ export const GuestMessage = Type.Object(
       'booking_cancelled',
       'checkin_invitation',
       'checkin_completed',
+      'payment_request',
     ] as const),
     to: Type.String({ description: 'the guest’s e-mail address at the time', examples: ['ana@example.com'] }),
     language: literalUnion(LANGUAGES),
