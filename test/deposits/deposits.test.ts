@@ -18,6 +18,7 @@ import {
   reserve,
   stay,
 } from '../booking/helpers.ts';
+import { completeCheckin, openedSession } from '../checkin/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { eventually } from '../postgres/support.ts';
@@ -238,7 +239,9 @@ describe('the balance, charged by the claim worker when due', () => {
   });
 
   it('marks a refused balance failed, records payment.failed, queues payment_request; the check-in payment step pays it', async () => {
-    const { reservation } = await book(t, depositStay(t, 11), { payment: { token: 'tok_chargeCustomerFail' } });
+    const { reservation } = await book(t, depositStay(t, 11), {
+      payment: { token: 'tok_chargeCustomerFail' },
+    });
     t.clock.advance(new Date(balanceOf(reservation).dueAt).getTime() - t.clock.now().getTime() + 1000);
     const failed = await settled(t, reservation.id);
     assert.equal(balanceOf(failed).status, 'failed');
@@ -257,6 +260,21 @@ describe('the balance, charged by the claim worker when due', () => {
     t.clock.advance(DAY);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await folio(t, reservation.id)).payments.length, 1);
+    // The guest pays it in the check-in session's payment step.
+    const booked = {
+      code: reservation.id,
+      token: '',
+      reservation,
+      checkIn: reservation.checkIn,
+      checkOut: reservation.checkOut,
+    };
+    const { id } = await openedSession(t, booked);
+    const done = await completeCheckin(t, id, booked, 1);
+    assert.equal(done.session.status, 'completed');
+    const paid = await readReservation(t, reservation.id);
+    assert.equal(paid.payment.due.amount, 0);
+    assert.equal(balanceOf(paid).status, 'paid');
+    assert.equal((await folio(t, reservation.id)).balance.amount, 0);
   });
 
   it('charges a balance due while the service was down once after it starts again', async () => {
@@ -323,7 +341,11 @@ describe('charge-card', () => {
   it('never charges above the folio balance, charges once per Idempotency-Key, shows in the folio', async () => {
     const { reservation } = await book(t, depositStay(t, 25), { payment: { token: 'tok_visa' } });
     const code = reservation.id;
-    assertProblem(await chargeCard(code, { amount: 21001, reason: 'balance' }), 409, 'amount_exceeds_balance');
+    assertProblem(
+      await chargeCard(code, { amount: 21001, reason: 'balance' }),
+      409,
+      'amount_exceeds_balance',
+    );
     assertProblem(await chargeCard(code, { amount: 0, reason: 'balance' }), 400, 'validation_error');
     assertProblem(await chargeCard(code, { amount: 100 }), 400, 'validation_error');
     assertProblem(await chargeCard(code, { amount: 100, reason: 'x', extra: 1 }), 400, 'validation_error');
