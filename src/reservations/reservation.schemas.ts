@@ -125,7 +125,7 @@ const PaymentState = Type.Object({
   schedule: Type.Optional(
     Type.Array(Type.Ref(ScheduledPayment), {
       description:
-        'a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §14.2); absent for other plans',
+        'a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13); absent for other plans',
     }),
   ),
   card: Type.Optional(

@@ -157,7 +157,7 @@ export async function modifyReservation(
         next.paidAmount = next.totalAmount;
         next.paymentStatus = 'partially_refunded';
       }
-      // A deposit plan's schedule follows the new stay (docs/api.md §14.2).
+      // A deposit plan's schedule follows the new stay (docs/api.md §13).
       if (next.stay.ratePlan.prepayment === 'deposit' || row.stay.paymentSchedule) {
         const { stay, charged } = await rescheduleAfterChange(tx, ctx, {
           before: row,
