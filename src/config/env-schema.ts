@@ -148,7 +148,7 @@ export const EnvSchema = Type.Object({
     30_000,
     10,
     3_600_000,
-    'how often each process looks for deposit plans’ balances due (API.md 14.2)',
+    'how often each process looks for deposit plans’ balances due (docs/api.md §13)',
   ),
   smtpUrl: optionalText(
     'SMTP_URL',
