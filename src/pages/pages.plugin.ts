@@ -21,6 +21,14 @@ import {
 export const WEB_ROOT = projectFile('web/');
 
 /**
+ * Browser packages the pages import, served by the service itself from node_modules (no third
+ * party, no build): the desk's passkeys use `@simplewebauthn/browser` (its ES modules).
+ */
+export const PAGE_PACKAGES: Record<string, string> = {
+  'vendor/simplewebauthn-browser': projectFile('node_modules/@simplewebauthn/browser/esm/'),
+};
+
+/**
  * The page's language: an explicit `?lang=` wins, then the best `Accept-Language` match (the one
  * parser of infra/i18n/), then English. The page script may still switch to a choice the guest
  * saved earlier in this browser.
@@ -86,7 +94,7 @@ export async function pagesPlugin(
 ) {
   const payments = opts.payments ?? { stripeJsUrl: null };
   // Versioned at start from the files' contents (no build step): see static-assets.ts.
-  const assets = loadStaticAssets(WEB_ROOT);
+  const assets = loadStaticAssets(WEB_ROOT, PAGE_PACKAGES);
   const asset = (path: string) => assetUrl(assets, path);
   const catalogues = Object.fromEntries(
     LANGUAGES.map((lang) => [lang, JSON.parse(readFileSync(`${WEB_ROOT}i18n/${lang}.json`, 'utf8'))]),
@@ -166,12 +174,21 @@ export async function pagesPlugin(
     async (request, reply) => sendPage(request, reply, 'checkin', 'checkin.title'),
   );
 
-  // The front desk (API.md 9): staff paste an operator key into the page; it calls the operator API.
+  // The front desk (API.md 9, 12): staff sign in (password or passkey) or paste an operator key; it calls the operator API.
   app.get<{ Querystring: { lang?: string } }>(
     '/desk',
     { helmet: pageHelmet, schema: { hide: true } },
     async (request, reply) => sendPage(request, reply, 'desk', 'desk.title'),
   );
+
+  // Staff links (API.md 12): the token rides in the fragment, which never reaches the server.
+  for (const path of ['/desk/welcome', '/desk/reset']) {
+    app.get<{ Querystring: { lang?: string } }>(
+      path,
+      { helmet: pageHelmet, schema: { hide: true } },
+      async (request, reply) => sendPage(request, reply, 'desk', 'desk.title'),
+    );
+  }
 
   app.get<{ Params: { '*': string } }>(
     '/assets/*',

@@ -45,23 +45,27 @@ export function contentEtag(body: Buffer | string): string {
 /**
  * Reads every servable file under `root` once, at start: the page code is small, and serving it
  * from memory means no file-system path ever comes from a request (no traversal to guard).
- * Keys are URL paths relative to `root`, with `/` separators.
+ * Keys are URL paths relative to `root`, with `/` separators. `mounts` adds folders from elsewhere
+ * (a browser package's ES modules in node_modules) under a key prefix: `{ 'vendor/x': dir }` serves
+ * `dir/index.js` as `vendor/x/index.js`, so pages import it by a relative name like their own.
  */
-export function loadStaticAssets(root: string): StaticAssets {
+export function loadStaticAssets(root: string, mounts: Record<string, string> = {}): StaticAssets {
   const files = new Map<string, StaticAsset>();
-  const walk = (dir: string) => {
+  const walk = (dir: string, base = root, prefix = '') => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
+      if (entry.isDirectory()) walk(path, base, prefix);
       else {
         const contentType = CONTENT_TYPES[extname(entry.name)];
         if (!contentType) continue;
         const body = readFileSync(path);
-        files.set(relative(root, path).split(sep).join('/'), { body, contentType, etag: contentEtag(body) });
+        const key = prefix + relative(base, path).split(sep).join('/');
+        files.set(key, { body, contentType, etag: contentEtag(body) });
       }
     }
   };
   walk(root);
+  for (const [at, dir] of Object.entries(mounts)) walk(dir, dir, `${at}/`);
   const all = createHash('sha256');
   for (const key of [...files.keys()].sort()) all.update(`${key}\u0000${files.get(key)?.etag}\n`);
   return { version: all.digest('hex').slice(0, 12), files };

@@ -29,6 +29,7 @@ import { requestPasswordReset } from './commands/request-password-reset.ts';
 import { resetPassword } from './commands/reset-password.ts';
 import { signIn } from './commands/sign-in.ts';
 import { signOut } from './commands/sign-out.ts';
+import { passkeyRoutes } from './passkeys.routes.ts';
 
 const TAGS = ['staff'];
 const NoContent = (description: string) => Type.Null({ description });
@@ -74,6 +75,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     reply
       .header('set-cookie', sessionCookie(secret, ctx.config.publicBaseUrl))
       .header('cache-control', 'no-store');
+
+  await app.register(passkeyRoutes, { ctx, signedIn, setSession });
 
   app.post(
     '/invitations/:token/accept',

@@ -4,8 +4,9 @@ import { staffSessionsRepository } from '../operator-access/staff-sessions.repos
 import { SIGN_IN_WINDOW_SECONDS } from './commands/sign-in.ts';
 import { signInFailuresRepository } from './sign-in-failures.repository.ts';
 import { staffTokensRepository } from './staff-tokens.repository.ts';
+import { webauthnChallengesRepository } from './webauthn-challenges.repository.ts';
 
-/** Rows of staff/ that have outlived their purpose: ended sessions, expired links, ended lockout windows. */
+/** Rows of staff/ that have outlived their purpose: ended sessions, expired links and WebAuthn challenges, ended lockout windows. */
 export function staffHousekeepingJobs(clock: Clock, idleMinutes: number): HousekeepingJob[] {
   return [
     {
@@ -16,6 +17,7 @@ export function staffHousekeepingJobs(clock: Clock, idleMinutes: number): Housek
       },
     },
     { name: 'staffTokens', run: (db) => staffTokensRepository.deleteEnded(db, clock.now()) },
+    { name: 'webauthnChallenges', run: (db) => webauthnChallengesRepository.deleteEnded(db, clock.now()) },
     {
       name: 'staffSignInFailures',
       run: (db) =>

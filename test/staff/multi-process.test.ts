@@ -17,6 +17,7 @@ import {
   startService,
   writeCatalog,
 } from '../postgres/support.ts';
+import { SoftwareAuthenticator } from './software-authenticator.ts';
 
 const PUBLIC_BASE_URL = 'https://innkeep.example';
 const STRONG = 'correct horse battery staple orbit';
@@ -116,5 +117,64 @@ describe('staff sessions on two processes', () => {
       (await http(b.baseUrl, 'GET', '/api/v1/operator/staff', undefined, { cookie: owner })).status,
       401,
     );
+  });
+
+  test('a passkey challenge issued by one process is used once across both', {
+    skip: needsPostgres,
+  }, async () => {
+    const [a, b] = services as [ServiceProcess, ServiceProcess];
+    const cli = await run(
+      [
+        ...nodeScript('src/cli/staff.ts'),
+        'invite',
+        '--email',
+        'keyholder@example.com',
+        '--name',
+        'Key Holder',
+        '--role',
+        'front_desk',
+      ],
+      env,
+    );
+    assert.equal(cli.code, 0, cli.stderr);
+    const token = /#(stk_[0-9a-z]+)$/m.exec(cli.stdout)?.[1];
+    const accepted = await http(
+      a.baseUrl,
+      'POST',
+      `/api/v1/auth/invitations/${token}/accept`,
+      {
+        password: STRONG,
+      },
+      OWN,
+    );
+    assert.equal(accepted.status, 201);
+    const cookie = String(accepted.headers.get('set-cookie')).split(';')[0] as string;
+
+    // Options from A, the registration on B.
+    const authenticator = new SoftwareAuthenticator(new URL(PUBLIC_BASE_URL).hostname, PUBLIC_BASE_URL);
+    const creation = await http(a.baseUrl, 'POST', '/api/v1/auth/passkeys/options', undefined, {
+      cookie,
+      ...OWN,
+    });
+    assert.equal(creation.status, 200);
+    const registered = await http(
+      b.baseUrl,
+      'POST',
+      '/api/v1/auth/passkeys',
+      { response: authenticator.register(creation.body as never) },
+      { cookie, ...OWN },
+    );
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+
+    // One answer sent to both processes at once: exactly one signs in.
+    for (let round = 0; round < 3; round++) {
+      const request = await http(b.baseUrl, 'POST', '/api/v1/auth/passkey/options', undefined, OWN);
+      const answer = { response: authenticator.authenticate(request.body as never) };
+      const results = await Promise.all([
+        http(a.baseUrl, 'POST', '/api/v1/auth/passkey/sign-in', answer, OWN),
+        http(b.baseUrl, 'POST', '/api/v1/auth/passkey/sign-in', answer, OWN),
+      ]);
+      assert.deepEqual(results.map((r) => r.status).sort(), [200, 401]);
+    }
   });
 });

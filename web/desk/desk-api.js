@@ -1,6 +1,6 @@
-// Calls to the operator API with the key pasted into this tab. The key lives only in
-// sessionStorage (gone when the tab closes), never in a URL or cookie, and goes out only as an
-// Authorization header to this origin.
+// Calls to the operator API with the key pasted into this tab, or with the session cookie of a
+// signed-in person (API.md 12). The key lives only in sessionStorage (gone when the tab closes),
+// never in a URL or cookie, and goes out only as an Authorization header to this origin.
 import { api, idempotencyKey, Problem } from '../shared/api.js';
 import { language } from '../shared/i18n.js';
 
@@ -33,6 +33,12 @@ export function forgetKey() {
 }
 
 let memoryKey = null;
+/** Signed in as a person (API.md 12): calls carry the session cookie instead of a key. */
+let bySession = false;
+
+export function useSession(on) {
+  bySession = on;
+}
 
 /**
  * `{ body, etag }` of an operator call, or a thrown Problem carrying the API's problem details.
@@ -40,19 +46,20 @@ let memoryKey = null;
  */
 export async function operator(method, path, { body, headers = {}, key } = {}) {
   const credential = key ?? memoryKey ?? savedKey();
+  const session = bySession && !credential;
   let response;
   try {
     response = await fetch(`/api/v1/operator${path}`, {
       method,
       headers: {
         accept: 'application/json',
-        authorization: `Bearer ${credential ?? ''}`,
+        ...(session ? {} : { authorization: `Bearer ${credential ?? ''}` }),
         ...(method === 'POST' ? { 'idempotency-key': idempotencyKey() } : {}),
         ...(body ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
       body: body ? JSON.stringify(body) : undefined,
-      credentials: 'omit',
+      credentials: session ? 'same-origin' : 'omit',
       referrerPolicy: 'no-referrer',
       cache: 'no-store',
     });

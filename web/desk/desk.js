@@ -1,18 +1,32 @@
-// /desk: the front desk. An operator key (kept in this tab only) → today's arrivals and
-// departures, search, a reservation's details with cancel / arrive / depart, and the calendar.
+// /desk: the front desk. A person signs in (password or passkey: desk-sign-in.js) or pastes an
+// operator key (kept in this tab only) → today's arrivals and departures, search, a reservation's
+// details with cancel / arrive / depart, the calendar, and a person's own account.
 import { Problem } from '../shared/api.js';
 import { field, h } from '../shared/dom.js';
 import { busy, problemMessage, showProblem } from '../shared/forms.js';
 import { date, t } from '../shared/i18n.js';
 import { setTitle, show, startPage } from '../shared/layout.js';
-import { forgetKey, hotelToday, loadCatalogNames, operator, savedKey, saveKey } from './desk-api.js';
+import { renderAccount } from './desk-account.js';
+import {
+  forgetKey,
+  hotelToday,
+  loadCatalogNames,
+  operator,
+  savedKey,
+  saveKey,
+  useSession,
+} from './desk-api.js';
+import { auth, currentPerson } from './desk-auth.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
+import { renderLinkPage, renderSignIn } from './desk-sign-in.js';
 
 const state = {
   signedIn: false,
   keyProblem: null,
+  person: null, // `GET /auth/me` when signed in as a person (no key in the tab)
+  signInProblem: null,
   hotels: [],
   hotelId: null,
   view: 'today',
@@ -28,6 +42,8 @@ const list = (query) =>
 async function render() {
   setTitle(t('desk.title'));
   if (!state.signedIn) return renderKey();
+  if (state.view === 'account' && state.person)
+    return renderAccount({ frame, person: state.person, signedOut });
   if (state.hotelId) await loadCatalogNames(state.hotelId);
   if (state.view === 'detail' && state.detail) {
     return showReservation(state.detail, {
@@ -45,6 +61,7 @@ async function render() {
 // ---- the key ----------------------------------------------------------------------------------
 
 function renderKey() {
+  const link = { '/desk/welcome': 'welcome', '/desk/reset': 'reset' }[location.pathname];
   const input = h('input', {
     type: 'password',
     name: 'operatorKey',
@@ -58,9 +75,25 @@ function renderKey() {
     field(t('desk.key.label'), input, { path: '/key', hint: t('desk.key.hint') }),
     h('button', { type: 'submit', class: 'primary' }, t('desk.key.submit')),
   );
-  show(h('h1', {}, t('desk.key.heading')), form);
+  const keyForm = [h('h2', { id: 'desk-key-heading' }, t('desk.key.heading')), form];
+  if (link) return renderLinkPage({ kind: link, keyForm, onSignedIn: personSignedIn });
+  renderSignIn({ keyForm, onSignedIn: personSignedIn, problem: state.signInProblem });
   if (state.keyProblem) showProblem(form, state.keyProblem);
 }
+
+/** A person signed in (API.md 12): the desk works with their session, as their role allows. */
+async function personSignedIn() {
+  forgetKey();
+  useSession(true);
+  state.person = await currentPerson();
+  state.signInProblem = null;
+  state.keyProblem = null;
+  await loadHotels(undefined);
+  await go(allowed('reservations:read') ? 'today' : 'account');
+}
+
+/** Whether the person's role grants `scope` (a key: the API decides, every section is shown). */
+const allowed = (scope) => !state.person || state.person.scopes.includes(scope);
 
 async function signIn(event, form, input) {
   event.preventDefault();
@@ -85,7 +118,10 @@ async function loadHotels(key) {
   state.signedIn = true;
 }
 
-function signOut() {
+async function signOut() {
+  if (state.person) await auth('POST', '/sign-out').catch(() => null);
+  useSession(false);
+  state.person = null;
   forgetKey();
   Object.assign(state, {
     signedIn: false,
@@ -101,10 +137,13 @@ function signOut() {
 
 /** A 401 means the key was revoked or mistyped: back to the key form, saying why. */
 function signedOut(problem) {
-  if (!(problem instanceof Problem) || problem.status !== 401) return false;
+  if (problem?.status !== 401) return false;
   forgetKey();
   state.signedIn = false;
-  state.keyProblem = problem;
+  if (state.person) state.signInProblem = problem instanceof Problem ? problem : null;
+  else state.keyProblem = problem;
+  state.person = null;
+  useSession(false);
   render();
   return true;
 }
@@ -141,7 +180,7 @@ function frame(...content) {
         'aria-current': state.view === view ? 'page' : false,
         onclick: () => go(view),
       },
-      t(`desk.nav.${view}`),
+      t(view === 'account' ? 'account.nav' : `desk.nav.${view}`),
     );
   return [
     h(
@@ -151,9 +190,10 @@ function frame(...content) {
       h(
         'nav',
         { 'aria-label': t('desk.nav.label'), class: 'buttons' },
-        tab('today'),
-        tab('search'),
-        tab('calendar'),
+        allowed('reservations:read') ? tab('today') : null,
+        allowed('reservations:read') ? tab('search') : null,
+        allowed('inventory:read') ? tab('calendar') : null,
+        state.person ? tab('account') : null,
       ),
       h('button', { type: 'button', class: 'link', onclick: signOut }, t('desk.signOut')),
     ),
@@ -330,6 +370,20 @@ async function more(button) {
 // ---- start ------------------------------------------------------------------------------------
 
 startPage(async () => {
+  if (!state.signedIn && !state.keyProblem && !savedKey() && location.pathname === '/desk') {
+    try {
+      const person = await currentPerson();
+      if (person) {
+        useSession(true);
+        state.person = person;
+        await loadHotels(undefined);
+        if (!allowed('reservations:read')) state.view = 'account';
+        else if (state.hotelId) await loadToday();
+      }
+    } catch (problem) {
+      state.signInProblem = problem;
+    }
+  }
   if (!state.signedIn && !state.keyProblem && savedKey()) {
     try {
       await loadHotels(savedKey());
