@@ -46,7 +46,9 @@ const LAYERS: string[][] = [
   ['hotel-calendar'],
   ['messages'],
   ['checkin', 'channels', 'staff', 'folios'],
-  ['booking'],
+  // Deposits and balances (API.md 14.2): the claim worker's charges and the desk's charge-card,
+  // beside booking (they use folios, messages and payments; booking uses only payments' part).
+  ['booking', 'deposits'],
   ['pages'],
   ['app.ts'],
   ['runtime.ts'],

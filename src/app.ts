@@ -16,6 +16,7 @@ import { SignedSession } from './checkin/checkin.schemas.ts';
 import { guestRegisterRoutes } from './checkin/guest-register.routes.ts';
 import type { TrustProxy } from './config/trust-proxy.ts';
 import type { AppContext } from './context.ts';
+import { chargeCardRoutes } from './deposits/charge-card.routes.ts';
 import { registerWebhookMetrics } from './events/webhook-metrics.ts';
 import { WEBHOOKS_DOCUMENT } from './events/webhooks.docs.ts';
 import { webhooksRoutes } from './events/webhooks.routes.ts';
@@ -55,6 +56,7 @@ import {
   OperatorReservation,
   PriceLine,
   Reservation,
+  ScheduledPayment,
 } from './reservations/reservation.schemas.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { authRoutes } from './staff/auth.routes.ts';
@@ -101,6 +103,7 @@ const SHARED_SCHEMAS = [
   Money,
   PriceLine,
   CancellationPolicy,
+  ScheduledPayment,
   SearchResponse,
   QuoteResponse,
   Reservation,
@@ -147,6 +150,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(staffRoutes, { ctx });
   await app.register(webhooksRoutes, { ctx });
   await app.register(folioRoutes, { ctx });
+  await app.register(chargeCardRoutes, { ctx });
   await app.register(invoicesRoutes, { ctx });
 };
 

@@ -12,6 +12,7 @@ import { openInvitationSession } from './checkin/commands/open-invitation.ts';
 import { startIdentityPurge } from './checkin/identity-purge-job.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { startBalanceWorker } from './deposits/balance-worker.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
 import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
@@ -193,6 +194,8 @@ export async function createRuntime(
       intervalSeconds: config.purgeIntervalSeconds,
     });
     const icalPoller = startIcalPoller(shared, logger);
+    // Deposit plans' balances, charged to the card on file when due (API.md 14.2).
+    const balances = startBalanceWorker(shared, logger);
     // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
     const control: ControlChannel | null = overrides.dataDirLock
       ? await startControlChannel(
@@ -232,6 +235,7 @@ export async function createRuntime(
         await catalog.stop();
         await paymentWorker.stop();
         await icalPoller.stop();
+        await balances.stop();
         await housekeeping.stop();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.
         await webhooks?.stop();

@@ -52,8 +52,14 @@ export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicH
         }),
       };
     }),
-    ratePlans: hotel.ratePlans.map(({ id, name, refundable, prepayment }) =>
-      names.ratePlan({ id, name, refundable, prepayment }),
+    ratePlans: hotel.ratePlans.map(({ id, name, refundable, prepayment, deposit, balanceDueDays }) =>
+      names.ratePlan({
+        id,
+        name,
+        refundable,
+        prepayment,
+        ...(prepayment === 'deposit' && deposit ? { deposit, balanceDueDays: balanceDueDays ?? 0 } : {}),
+      }),
     ),
     services: hotel.services.map(({ id, name, pricing, amount }) =>
       names.service({ id, name, pricing, amount: { amount, currency: hotel.currency } }),

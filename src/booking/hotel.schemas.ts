@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AMENITIES, BED_TYPES } from '../catalog/selling.schema.ts';
+import { DepositTerms, PrepaymentKind } from '../reservations/reservation.schemas.ts';
 
 export const HotelParams = Type.Object({
   hotel: Type.String({ minLength: 1, maxLength: 64, description: 'hotel id', examples: ['harbour-view'] }),
@@ -65,7 +66,9 @@ export const PublicHotel = Type.Object(
         id: Type.String(),
         name: Type.String(),
         refundable: Type.Boolean(),
-        prepayment: Type.Union([Type.Literal('none'), Type.Literal('full')]),
+        prepayment: PrepaymentKind,
+        deposit: Type.Optional(DepositTerms),
+        balanceDueDays: Type.Optional(Type.Integer({ minimum: 0 })),
       }),
       { description: 'the rate plans, as offers of a search name them' },
     ),

@@ -71,7 +71,7 @@ export const SeasonDef = Type.Object({
 });
 export type SeasonDef = Static<typeof SeasonDef>;
 
-export const Prepayment = Type.Union([Type.Literal('none'), Type.Literal('full')]);
+export const Prepayment = Type.Union([Type.Literal('none'), Type.Literal('full'), Type.Literal('deposit')]);
 export type Prepayment = Static<typeof Prepayment>;
 
 export const RatePlanDef = Type.Object({
@@ -79,6 +79,18 @@ export const RatePlanDef = Type.Object({
   name: CatalogName,
   refundable: Type.Boolean(),
   prepayment: Prepayment,
+  /**
+   * What a `deposit` plan takes at booking (API.md 14.2): a percent of the total, or the first n
+   * nights; required with `prepayment: "deposit"`, refused otherwise.
+   */
+  deposit: Type.Optional(
+    Type.Object({
+      percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      nights: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+    }),
+  ),
+  /** Days before check-in the balance of a `deposit` plan is charged to the card on file; 0 (default) = paid at the hotel. */
+  balanceDueDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
   /** Days before check-in (hotel-local midnight) until which cancellation is free. Default 0. */
   freeCancellationDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
   /** Nights charged as a penalty after the free-cancellation deadline. Default 1. */

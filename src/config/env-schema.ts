@@ -150,6 +150,13 @@ export const EnvSchema = Type.Object({
   ),
   webhookPollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 500, 10, 60_000),
   webhookWorker: bool('WEBHOOK_WORKER', true, 'whether this process runs the webhook delivery worker'),
+  balancePollIntervalMs: int(
+    'BALANCE_POLL_INTERVAL_MS',
+    30_000,
+    10,
+    3_600_000,
+    'how often each process looks for deposit plans’ balances due (docs/api.md §13)',
+  ),
   smtpUrl: optionalText(
     'SMTP_URL',
     'guest messages (API.md 10): smtp:// or smtps://; null = .eml files (embedded) or kept queued',

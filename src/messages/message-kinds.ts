@@ -6,6 +6,8 @@ export const MESSAGE_KINDS = [
   'checkin_invitation',
   'checkin_completed',
   'invoice',
+  /** A deposit plan's balance the card on file refused (API.md 14.2): a link to pay it at check-in. */
+  'payment_request',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -114,6 +114,16 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
       invitationLink = `${config.publicBaseUrl}/checkin/${session}`;
       reservation = reservationView(row);
     }
+    if (message.kind === 'payment_request') {
+      // The balance is paid in the check-in session's payment step (API.md 14.2); once the stay is
+      // cancelled or nothing is owed any more, there is nothing to ask for.
+      if (row.status === 'cancelled' || reservationView(row).payment.due.amount === 0)
+        return { result: 'dropped' };
+      const session = await options.openInvitation(row.code);
+      invitationLink = session
+        ? `${config.publicBaseUrl}/checkin/${session}`
+        : `${config.publicBaseUrl}/checkin?code=${encodeURIComponent(row.code)}`;
+    }
     if (!reservation) return { result: 'failed', error: 'message without its reservation' };
     const invoice =
       message.kind === 'invoice' ? (message.data.invoice as InvoiceFacts & { id: string }) : undefined;
@@ -144,6 +154,7 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
           guests: message.data.guests as Array<{ firstName: string; lastName: string }> | undefined,
           hotel,
           invitationLink,
+          amount: message.data.amount as { amount: number; currency: string } | undefined,
           publicBaseUrl: config.publicBaseUrl,
           now: options.clock.now(),
           invoice,

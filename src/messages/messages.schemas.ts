@@ -16,6 +16,7 @@ export const GuestMessage = Type.Object(
       'checkin_invitation',
       'checkin_completed',
       'invoice',
+      'payment_request',
     ] as const),
     to: Type.String({ description: 'the guest’s e-mail address at the time', examples: ['ana@example.com'] }),
     language: literalUnion(LANGUAGES),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Transaction } from '../infra/db/database.ts';
 import { AppError, invalid } from '../infra/http/problems.ts';
-import type { ChargeRequest, PaymentProvider } from './payment-provider.ts';
+import type { ChargeRequest, PaymentProvider, SavedCard } from './payment-provider.ts';
 import { type PaymentPurpose, paymentLedger } from './payments.repository.ts';
 import { attemptRefund } from './refund-attempts.ts';
 
@@ -17,6 +17,7 @@ export interface Charge {
   currency: string;
   brand?: string | undefined;
   last4?: string | undefined;
+  savedCard?: SavedCard | undefined;
 }
 
 /** A client error before anything is attempted: a token the provider can never accept. */
@@ -51,6 +52,10 @@ export async function chargeWithinTransaction(
     declined?: (message: string, declineCode: string) => string;
     /** Where the token was in the request body (the 402's `errors[].path`). */
     tokenPath?: string;
+    /** Keep the card for later charges (ChargeRequest.saveCard). */
+    saveCard?: boolean;
+    /** Charge a card on file without the guest (ChargeRequest.offSession). */
+    offSession?: { customer: string | null };
   },
 ): Promise<Charge> {
   const { amount, currency, token, reference } = charge;
@@ -62,6 +67,8 @@ export async function chargeWithinTransaction(
     idempotencyBasis: charge.idempotencyBasis ?? reference,
     ...(charge.hotelId ? { hotelId: charge.hotelId } : {}),
     afterEnd: (work) => tx.onEnd(() => work()),
+    ...(charge.saveCard ? { saveCard: true } : {}),
+    ...(charge.offSession ? { offSession: charge.offSession } : {}),
   };
   const outcome = await deps.payments.charge(request);
   const decline = (message: string, declineCode: string, members?: Record<string, unknown>) => {
@@ -96,6 +103,7 @@ export async function chargeWithinTransaction(
     currency,
     brand: outcome.brand,
     last4: outcome.last4,
+    savedCard: outcome.savedCard,
   };
   tx.onEnd(async (committed) => {
     if (committed) return;

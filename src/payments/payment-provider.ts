@@ -20,6 +20,19 @@ export interface ChargeRequest {
    * embedded engine a statement cannot run beside the transaction that holds the engine.
    */
   afterEnd?: (work: () => Promise<void>) => void;
+  /**
+   * Keep the card for later charges without the guest (a deposit plan, API.md 14.2): the answer
+   * carries `savedCard` (Stripe: a Customer, `setup_future_usage: "off_session"`).
+   */
+  saveCard?: boolean;
+  /** A charge of a card on file, without the guest (`token` = the saved card; Stripe: its Customer). */
+  offSession?: { customer: string | null };
+}
+
+/** A card kept for later charges: what `ChargeRequest.offSession` charges again. */
+export interface SavedCard {
+  token: string;
+  customer: string | null;
 }
 
 /** What the guest must still do before the provider can charge (3-D Secure): API.md section 4. */
@@ -29,7 +42,7 @@ export interface NextAction {
 }
 
 export type ChargeResult =
-  | { ok: true; providerRef: string; brand?: string; last4?: string }
+  | { ok: true; providerRef: string; brand?: string; last4?: string; savedCard?: SavedCard }
   | { ok: false; declineCode: string; message: string; nextAction?: NextAction };
 
 export interface RefundRequest {

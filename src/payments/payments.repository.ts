@@ -23,6 +23,10 @@ export type PaymentPurpose =
   | 'cancellation'
   | 'checkin'
   | 'no_show'
+  /** The balance of a deposit plan, charged to the card on file when due (API.md 14.2). */
+  | 'balance'
+  /** The desk's charge of the card on file (`charge-card`, API.md 14.2). */
+  | 'card_on_file'
   /** Made at the provider (a refund from Stripe's dashboard, a dispute): reported by its webhook. */
   | 'provider';
 

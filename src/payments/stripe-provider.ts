@@ -124,6 +124,28 @@ export function createStripePaymentProvider(deps: {
     else void record();
   }
 
+  /**
+   * The Customer a card on file is kept with: one per payment basis (the same on a retry, so a
+   * retried booking finds the same Customer), named only by the hotel and the basis.
+   */
+  async function newCustomer(request: ChargeRequest): Promise<string> {
+    const basis = request.idempotencyBasis ?? request.reference;
+    const key = createHash('sha256')
+      .update(JSON.stringify(['customer', basis, request.token]))
+      .digest('base64url');
+    const customer = await stripe.customers.create(
+      {
+        description: `Innkeep ${basis}`,
+        metadata: {
+          [STRIPE_METADATA.basis]: basis,
+          ...(request.hotelId ? { [STRIPE_METADATA.hotel]: request.hotelId } : {}),
+        },
+      },
+      { idempotencyKey: `innkeep:customer:${key}` },
+    );
+    return customer.id;
+  }
+
   async function intentToken(request: ChargeRequest, amount: number): Promise<ChargeResult> {
     let intent: Intent;
     try {
@@ -147,7 +169,8 @@ export function createStripePaymentProvider(deps: {
         declineCode: 'amount_mismatch',
         message: 'This payment is not for the amount due; please pay again.',
       };
-    return outcomeOf(intent);
+    const outcome = outcomeOf(intent);
+    return outcome.ok && request.saveCard ? { ...outcome, savedCard: savedCardOf(intent, null) } : outcome;
   }
 
   return {
@@ -165,6 +188,9 @@ export function createStripePaymentProvider(deps: {
       if (request.token.startsWith('pi_')) return intentToken(request, amount);
       let intent: Stripe.Response<Intent>;
       try {
+        // A card kept for later (a deposit plan, API.md 14.2) belongs to a Customer of its own.
+        const customer =
+          request.offSession?.customer ?? (request.saveCard ? await newCustomer(request) : null);
         intent = await stripe.paymentIntents.create(
           {
             amount,
@@ -173,6 +199,9 @@ export function createStripePaymentProvider(deps: {
             // Cards and other methods that never leave the page; 3-D Secure runs in it (Stripe.js).
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
             confirm: true,
+            ...(customer ? { customer } : {}),
+            ...(request.saveCard ? { setup_future_usage: 'off_session' as const } : {}),
+            ...(request.offSession ? { off_session: true } : {}),
             // Only what is the same on every retry: Stripe replays a key only for the same parameters.
             description: `Innkeep ${request.idempotencyBasis ?? request.reference}`,
             metadata: {
@@ -201,6 +230,10 @@ export function createStripePaymentProvider(deps: {
         };
       }
       remember(request, intent.id);
+      if (request.saveCard && intent.status === 'succeeded') {
+        const outcome = outcomeOf(intent);
+        return outcome.ok ? { ...outcome, savedCard: savedCardOf(intent, request.token) } : outcome;
+      }
       // A replay (a retry after a failure or crash) answers the PaymentIntent as it was then: ask
       // for it as it is now, in case it was refunded since.
       if (intent.lastResponse?.headers?.['idempotent-replayed'] === 'true' && intent.status === 'succeeded') {
@@ -258,6 +291,14 @@ export function createStripePaymentProvider(deps: {
       return (await stripeIntents.claimForCharge(tx, providerRef)) ? 'claimed' : 'refunded';
     },
   };
+}
+
+/** The card a PaymentIntent kept for later (`setup_future_usage`): its PaymentMethod and Customer. */
+function savedCardOf(intent: Intent, token: string | null) {
+  const method =
+    typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+  const customer = typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null);
+  return { token: method ?? token ?? '', customer };
 }
 
 /** Our amount of a Stripe object (a charge, a dispute). */

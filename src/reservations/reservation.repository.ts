@@ -143,6 +143,29 @@ export const reservationRepository = {
     return one(rows);
   },
 
+  /**
+   * A deposit taken as part of creation (API.md 14.2), with the stay that now names the card on
+   * file: `paid` once it covers the total, else still `unpaid` (what is left shows as `due`).
+   */
+  async markDepositPaid(tx: Executor, id: number, amount: number, stay: StoredStay): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations SET paid_amount = $2, stay = $3,
+         payment_status = CASE WHEN $2 >= total_amount THEN 'paid' ELSE 'unpaid' END
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, amount, JSON.stringify(stay)],
+    );
+    return one(rows);
+  },
+
+  /** The stay's bookkeeping written back (a deposit plan's schedule settled) with a payment already counted. */
+  async replaceStay(tx: Executor, id: number, stay: StoredStay): Promise<ReservationRow> {
+    const { rows } = await tx.query(`UPDATE reservations SET stay = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
+      id,
+      JSON.stringify(stay),
+    ]);
+    return one(rows);
+  },
+
   /** A payment after creation (at check-in): the paid amount and the version move with it. */
   async addPayment(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
     const { rows } = await tx.query(

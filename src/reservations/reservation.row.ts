@@ -13,13 +13,33 @@ export interface StoredStay {
   children: number[];
   services: string[];
   roomType: { id: string; name: string };
-  ratePlan: { id: string; name: string; refundable: boolean; prepayment: 'none' | 'full' };
+  ratePlan: {
+    id: string;
+    name: string;
+    refundable: boolean;
+    prepayment: 'none' | 'full' | 'deposit';
+    deposit?: { percent?: number; nights?: number };
+    balanceDueDays?: number;
+  };
   /** The quote's priced lines. */
   lines: PriceLine[];
   nightly: Array<{ date: string; amount: Money }>;
   total: Money;
   includedTaxes: Array<{ code: string; name: string; amount: Money }>;
   cancellationPolicy: { refundable: boolean; freeCancellationUntil: string | null; penalty: Money };
+  /** A `deposit` plan's schedule (API.md 14.2), kept with the stay it pays for; absent otherwise. */
+  paymentSchedule?: ScheduledPayment[];
+  /** The card on file's brand and last 4 digits (a `deposit` plan), for the reservation's readers. */
+  cardOnFile?: { brand?: string; last4?: string };
+}
+
+/** One payment of a deposit plan's schedule, as stored (amounts in the reservation's currency). */
+export interface ScheduledPayment {
+  kind: 'deposit' | 'balance';
+  dueAt: string;
+  amount: number;
+  status: 'paid' | 'scheduled' | 'failed' | 'cancelled';
+  collection: 'card_on_file' | 'at_hotel';
 }
 
 export interface StoredGuest {

@@ -17,11 +17,34 @@ export const GuestLanguage = Type.Union([Type.Literal('en'), Type.Literal('es'),
 });
 
 export const RoomTypeRef = Type.Object({ id: Type.String(), name: Type.String() });
+/** A rate plan's payment at booking: nothing, the whole stay, or a deposit (API.md 14.2). */
+export const PrepaymentKind = Type.Union(
+  [Type.Literal('none'), Type.Literal('full'), Type.Literal('deposit')],
+  {
+    description:
+      '`none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`)',
+  },
+);
+export const DepositTerms = Type.Object(
+  {
+    percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'percent of the total' })),
+    nights: Type.Optional(Type.Integer({ minimum: 1, description: 'the price of the first n nights' })),
+  },
+  { description: 'what a `deposit` plan takes at booking: one of `percent` or `nights`' },
+);
 export const RatePlanSummary = Type.Object({
   id: Type.String(),
   name: Type.String(),
   refundable: Type.Boolean(),
-  prepayment: Type.Union([Type.Literal('none'), Type.Literal('full')]),
+  prepayment: PrepaymentKind,
+  deposit: Type.Optional(DepositTerms),
+  balanceDueDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel',
+    }),
+  ),
 });
 
 export const PriceLine = Type.Object(
@@ -80,10 +103,37 @@ export const StayState = Type.Object(
   { description: 'The stay as the front desk records it (docs/api.md §7.5)' },
 );
 
+/** One payment of a `deposit` plan's schedule (API.md 14.2). */
+export const ScheduledPayment = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('deposit'), Type.Literal('balance')]),
+    dueAt: Type.String({ format: 'date-time', description: 'RFC 3339 UTC instant' }),
+    amount: MoneyRef,
+    status: Type.Union(['paid', 'scheduled', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    collection: Type.Union([Type.Literal('card_on_file'), Type.Literal('at_hotel')], {
+      description:
+        '`card_on_file`: charged by the service when due; `at_hotel`: a balance paid at the hotel (`balanceDueDays` 0), or by the desk with charge-card',
+    }),
+  },
+  { $id: 'ScheduledPayment' },
+);
+
 const PaymentState = Type.Object({
   status: Type.Union(['unpaid', 'paid', 'refunded', 'partially_refunded'].map((s) => Type.Literal(s))),
   paid: MoneyRef,
   due: MoneyRef,
+  schedule: Type.Optional(
+    Type.Array(Type.Ref(ScheduledPayment), {
+      description:
+        'a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13); absent for other plans',
+    }),
+  ),
+  card: Type.Optional(
+    Type.Object(
+      { brand: Type.Optional(Type.String()), last4: Type.Optional(Type.String()) },
+      { description: 'the card on file (a `deposit` plan), as the provider names it' },
+    ),
+  ),
 });
 
 export const reservationFields = {

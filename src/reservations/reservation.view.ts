@@ -30,7 +30,15 @@ export function reservationView(r: ReservationRow): Reservation {
     total: r.stay.total,
     includedTaxes: r.stay.includedTaxes,
     cancellationPolicy: r.stay.cancellationPolicy,
-    payment: { status: r.paymentStatus, paid: money(r.paidAmount), due: money(amountDue(r)) },
+    payment: {
+      status: r.paymentStatus,
+      paid: money(r.paidAmount),
+      due: money(amountDue(r)),
+      ...(r.stay.paymentSchedule
+        ? { schedule: r.stay.paymentSchedule.map((p) => ({ ...p, amount: money(p.amount) })) }
+        : {}),
+      ...(r.stay.cardOnFile ? { card: r.stay.cardOnFile } : {}),
+    },
     cancellation: r.cancellation,
     checkin: { status: r.checkinStatus },
     stay: {

@@ -57,6 +57,9 @@ interface Intent {
   payment_method: string;
   last_payment_error: null | { code: string; decline_code?: string; message: string; type: string };
   refunded: number;
+  customer?: string | null;
+  setup_future_usage?: string | null;
+  off_session?: boolean;
 }
 
 const CARDS: Record<string, { brand: string; last4: string; decline?: string; threeDS?: boolean }> = {
@@ -77,6 +80,8 @@ export class FakeStripe {
   readonly webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   readonly intents = new Map<string, Intent>();
   readonly refunds: { id: string; payment_intent: string; amount: number }[] = [];
+  /** Customers created (a card kept on file: API.md 14.2), by id. */
+  readonly customers = new Map<string, Record<string, unknown>>();
   /** Requests that broke Stripe's OpenAPI document (tests assert there are none). */
   readonly violations: string[] = [];
   readonly requests: { method: string; path: string; params: Record<string, unknown>; key?: string }[] = [];
@@ -218,7 +223,7 @@ export class FakeStripe {
       payment_intent: intent.id,
       payment_method_details: { type: 'card', card: { brand: card?.brand, last4: card?.last4 } },
     };
-    const { refunded: _r, ...rest } = intent;
+    const { refunded: _r, off_session: _o, ...rest } = intent;
     return {
       ...rest,
       latest_charge: intent.status === 'succeeded' ? (expandCharge ? charge : charge.id) : null,
@@ -286,6 +291,19 @@ export class FakeStripe {
       const expand = (params.expand as string[] | undefined) ?? [];
       return { status: 200, body: this.intentObject(intent, expand.includes('latest_charge')) };
     }
+    if (method === 'POST' && url.pathname === '/v1/customers') {
+      this.check(method, url.pathname, params, req);
+      const scoped = `${url.pathname} ${key}`;
+      const previous = key ? this.idempotent.get(scoped) : undefined;
+      if (previous)
+        return { status: previous.status, body: previous.body, headers: { 'idempotent-replayed': 'true' } };
+      const id = `cus_${randomBytes(8).toString('hex')}`;
+      const customer = { id, object: 'customer', ...params };
+      this.customers.set(id, customer);
+      const answer = { status: 200, body: customer };
+      if (key) this.idempotent.set(scoped, { params: JSON.stringify(params), ...answer });
+      return answer;
+    }
     if (method === 'POST' && (url.pathname === '/v1/payment_intents' || url.pathname === '/v1/refunds')) {
       this.check(method, url.pathname, params, req);
       const scoped = `${url.pathname} ${key}`;
@@ -334,6 +352,9 @@ export class FakeStripe {
       payment_method: pm,
       last_payment_error: null,
       refunded: 0,
+      customer: params.customer === undefined ? null : String(params.customer),
+      setup_future_usage: params.setup_future_usage === undefined ? null : String(params.setup_future_usage),
+      off_session: params.off_session === 'true',
     };
     this.intents.set(id, intent);
     if (card.decline) {

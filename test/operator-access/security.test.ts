@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HTTPMethods } from 'fastify';
+import { ratePlan } from '../../src/catalog/catalog.fixtures.ts';
+import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { ROLE_SCOPES, ROLES } from '../../src/operator-access/roles.ts';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
 import { arrived, bookStay } from '../booking/reservation-helpers.ts';
@@ -136,6 +138,11 @@ const ROUTES: RouteCase[] = [
     scope: 'folios:write',
     body: { amount: 1000, method: 'cash' },
   },
+  {
+    ...reservationRoute('POST', '/charge-card', { deposit: true }),
+    scope: 'folios:write',
+    body: { amount: 100, reason: 'no-show fee' },
+  },
   { ...reservationRoute('POST', '/invoices'), scope: 'folios:write', body: {} },
   { ...folioRoute('GET', '/invoices/{invoice}'), scope: 'folios:read' },
   { ...folioRoute('GET', '/invoices/{invoice}/pdf'), scope: 'folios:read' },
@@ -208,10 +215,18 @@ let nextStay = 0;
  * each on nights of its own (rooms are few): arriving tomorrow, then the test clock moves `daysPass`
  * days (to the check-in date, or past it), or weeks ahead.
  */
+/** A hotel that also sells a deposit plan (API.md 14.2), whose bookings keep a card on file. */
+function withDepositPlan(hotel: HotelDef): HotelDef {
+  hotel.ratePlans.push(
+    ratePlan({ id: 'deposit', name: 'Deposit', prepayment: 'deposit', deposit: { percent: 20 } }),
+  );
+  return hotel;
+}
+
 function reservationRoute(
   method: 'GET' | 'PATCH' | 'POST',
   suffix: string,
-  state: { daysPass?: number; arrive?: boolean } = {},
+  state: { daysPass?: number; arrive?: boolean; deposit?: boolean } = {},
 ): Omit<RouteCase, 'scope'> {
   return {
     method,
@@ -220,7 +235,12 @@ function reservationRoute(
     params: async (app, hotel) => {
       if (!app.hotels.some((h) => h.id === hotel)) return { reservation: 'R0000000X' };
       const fromToday = state.daysPass ? 1 : 30 + (nextStay++ % 300);
-      const { code } = await bookStay(app.t, hotel, { fromToday, nights: 1 });
+      const { code } = await bookStay(app.t, hotel, {
+        fromToday,
+        nights: 1,
+        // A deposit plan keeps a card on file (API.md 14.2): what charge-card charges.
+        ...(state.deposit ? { ratePlanId: 'deposit', payment: { token: 'tok_visa' } } : {}),
+      });
       if (state.daysPass) app.t.clock.advanceDays(state.daysPass);
       if (state.arrive) await arrived(app.t, app.root, code);
       return { reservation: code };
@@ -340,7 +360,10 @@ describe('operator API security (every route)', () => {
         STAFF_SESSION_IDLE_MINUTES: String(7 * 24 * 60),
       },
       // Both hotels invoice, so the folio and invoice routes answer (API.md 13).
-      [invoicingHotel({ name: 'Harbour View' }), invoicingHotel({ name: 'Old Town' })],
+      [
+        withDepositPlan(invoicingHotel({ name: 'Harbour View' })),
+        withDepositPlan(invoicingHotel({ name: 'Old Town' })),
+      ],
     );
   });
   after(() => app.t.close());

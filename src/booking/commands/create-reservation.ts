@@ -1,4 +1,4 @@
-import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
@@ -8,7 +8,9 @@ import { AppError, invalid } from '../../infra/http/problems.ts';
 import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
+import { takeDeposit } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
+import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -78,18 +80,24 @@ export async function createReservation(
     });
   }
   const prepaid = quote.ratePlan.prepayment === 'full';
-  if (prepaid && !body.payment) {
+  const deposit = quote.ratePlan.prepayment === 'deposit';
+  if ((prepaid || deposit) && !body.payment) {
     throw new AppError(
       'payment_required',
-      `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
+      deposit
+        ? `The ${quote.ratePlan.name} rate takes a deposit at booking and keeps the card for the balance: send payment.token.`
+        : `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
     );
   }
-  if (prepaid && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
+  if ((prepaid || deposit) && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
 
   const accessToken = randomToken('rat_', 32);
   // A quote made just before its free-cancellation moment and booked after it: no longer free.
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms);
+  // A deposit plan's schedule (API.md 14.2): the deposit now, the balance later or all at once.
+  const schedule = deposit ? depositSchedule(ctx, hotel, quote, plan, now) : null;
+  if (schedule) stay.paymentSchedule = schedule.schedule;
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
@@ -145,6 +153,26 @@ export async function createReservation(
       // Part of creation, not a change: the version stays 1.
       row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
     }
+    if (schedule && body.payment) {
+      const basis = `quote/${quote.id}`;
+      const { chargeNow, balanceDue } = schedule;
+      const charge = await takeDeposit(tx, ctx, inserted, {
+        token: body.payment.token,
+        amount: chargeNow,
+        basis,
+        balanceDue,
+        purpose: 'booking',
+      });
+      moved.push({ kind: 'charge', purpose: 'booking', amount: chargeNow });
+      const card = {
+        ...(charge.brand ? { brand: charge.brand } : {}),
+        ...(charge.last4 ? { last4: charge.last4 } : {}),
+      };
+      row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, {
+        ...inserted.stay,
+        cardOnFile: card,
+      });
+    }
     await recordReservationEvent(tx, 'reservation.created', row, null, booker);
     await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
@@ -152,6 +180,28 @@ export async function createReservation(
   });
   domainMetrics.reservationCreated(created.row.hotelId);
   return created;
+}
+
+/** The schedule of a deposit plan's booking made `now` (payments/rules/payment-schedule.ts). */
+function depositSchedule(
+  ctx: CommandContext,
+  hotel: Hotel,
+  quote: QuoteResponse & { nightly: StayPrice['nightly'] },
+  plan: RatePlan,
+  now: Date,
+) {
+  const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
+  return bookingSchedule({
+    terms: summary.deposit ?? plan.deposit ?? { percent: 100 },
+    balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays ?? 0,
+    total: quote.total.amount,
+    nightly: quote.nightly.map((n) => n.amount.amount),
+    checkIn: quote.checkIn,
+    timezone: hotel.timezone,
+    chargeTime: ctx.config.checkinInviteTime,
+    checkInTime: hotel.checkInTime,
+    now,
+  });
 }
 
 function roomTypeOf(hotel: Hotel, quote: QuoteResponse): RoomTypeDef {

@@ -4,6 +4,7 @@ import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { tellGuest } from '../../messages/outbox.ts';
+import { rescheduleAfterChange } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -154,6 +155,24 @@ export async function modifyReservation(
         moved.push(await refundFor(tx, ctx, row, -difference, 'modification'));
         next.paidAmount = next.totalAmount;
         next.paymentStatus = 'partially_refunded';
+      }
+      // A deposit plan's schedule follows the new stay (docs/api.md §13).
+      if (next.stay.ratePlan.prepayment === 'deposit' || row.stay.paymentSchedule) {
+        const { stay, charged } = await rescheduleAfterChange(tx, ctx, {
+          before: row,
+          next,
+          timezone: hotel.timezone,
+          checkInTime: hotel.checkInTime,
+          chargeTime: ctx.config.checkinInviteTime,
+          now,
+          token: patch.payment?.token,
+        });
+        next.stay = stay;
+        if (charged > 0) {
+          moved.push({ kind: 'charge', purpose: 'modification', amount: charged });
+          next.paidAmount += charged;
+          if (next.paidAmount >= next.totalAmount) next.paymentStatus = 'paid';
+        }
       }
     }
 

@@ -5,7 +5,15 @@ import type { StayPrice } from '../rules/pricing.ts';
 
 /** The rate plan as search, quote and reservation name it. */
 export function ratePlanSummary(plan: RatePlan) {
-  return { id: plan.id, name: plan.name, refundable: plan.refundable, prepayment: plan.prepayment };
+  return {
+    id: plan.id,
+    name: plan.name,
+    refundable: plan.refundable,
+    prepayment: plan.prepayment,
+    ...(plan.prepayment === 'deposit' && plan.deposit
+      ? { deposit: { ...plan.deposit }, balanceDueDays: plan.balanceDueDays ?? 0 }
+      : {}),
+  };
 }
 
 /** The priced stay to store with a reservation, from a quote or a re-priced offer. */

@@ -1,6 +1,7 @@
 import { toRfc3339 } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import type { Transaction } from '../../infra/db/database.ts';
+import { closeBalance } from '../../payments/card-on-file.ts';
 import type { PaymentStatus, ReservationRow } from '../../reservations/reservation.row.ts';
 import { cancellationCharge } from '../rules/cancellation.ts';
 import type { CommandContext } from './command-context.ts';
@@ -42,6 +43,8 @@ export async function releaseWithFee(
   if (refund > 0) paymentStatus = paidAfter === 0 ? 'refunded' : 'partially_refunded';
   const next: ReservationRow = {
     ...row,
+    // A deposit plan's balance not yet paid is never charged now (API.md 14.2).
+    stay: await closeBalance(tx, row, 'cancelled'),
     status: 'cancelled',
     paidAmount: paidAfter,
     paymentStatus,

@@ -47,6 +47,9 @@ export function withDefaults(hotel: HotelDef): Hotel {
       ...loadName(rp.name),
       refundable: rp.refundable,
       prepayment: rp.prepayment,
+      ...(rp.prepayment === 'deposit' && rp.deposit
+        ? { deposit: { ...rp.deposit }, balanceDueDays: rp.balanceDueDays ?? 0 }
+        : {}),
       freeCancellationDays: rp.freeCancellationDays ?? 0,
       penaltyNights: rp.penaltyNights ?? 1,
       prices: mapValues(rp.prices ?? {}, (price) => ({ ...knownPriceFields(price), base: price.base })),

@@ -6,18 +6,20 @@ import { unknownIds } from './references.ts';
 
 /** A rate plan's prices and seasons name only the hotel's room types; seasons run forwards. */
 export function ratePlanProblems(
-  ratePlan: Pick<RatePlanDef, 'prices' | 'seasons' | 'pricing'>,
+  ratePlan: Pick<RatePlanDef, 'prices' | 'seasons' | 'pricing'> &
+    Partial<Pick<RatePlanDef, 'prepayment' | 'deposit' | 'balanceDueDays'>>,
   roomTypeIds: Set<string>,
   at: string,
   warnings: string[],
 ): string[] {
   if (ratePlan.prices === undefined && ratePlan.pricing === undefined)
-    return [`${at}: a rate plan needs "prices" or "pricing"`];
+    return [`${at}: a rate plan needs "prices" or "pricing"`, ...depositProblems(ratePlan, at)];
   const prices = ratePlan.prices ?? {};
   if (ratePlan.pricing && Object.keys(prices).length > 0)
     warnings.push(`${at}/prices: the plan is priced by "pricing", its "prices" are ignored`);
   const priced = Object.keys(prices);
   const problems = unknownIds(priced, roomTypeIds, (id) => `${at}/prices/${pointerKey(id)}`, 'room type');
+  problems.push(...depositProblems(ratePlan, at));
   if (ratePlan.pricing) problems.push(...pricingProblems(ratePlan.pricing, roomTypeIds, `${at}/pricing`));
   (ratePlan.seasons ?? []).forEach((season, s) => {
     const seasonAt = `${at}/seasons/${s}`;
@@ -33,4 +35,29 @@ export function ratePlanProblems(
     }
   });
   return problems;
+}
+
+/**
+ * A `deposit` plan says what it takes at booking, as exactly one of `percent` (1–100) or `nights`
+ * (API.md 14.2); other plans take no deposit and have no balance to schedule.
+ */
+export function depositProblems(
+  ratePlan: Partial<Pick<RatePlanDef, 'prepayment' | 'deposit' | 'balanceDueDays'>>,
+  at: string,
+): string[] {
+  const { deposit } = ratePlan;
+  if (ratePlan.prepayment !== 'deposit') {
+    const problems: string[] = [];
+    if (deposit !== undefined)
+      problems.push(`${at}/deposit: only a plan with "prepayment": "deposit" takes a deposit`);
+    if (ratePlan.balanceDueDays !== undefined)
+      problems.push(`${at}/balanceDueDays: only a plan with "prepayment": "deposit" has a balance to charge`);
+    return problems;
+  }
+  if (deposit === undefined)
+    return [`${at}/deposit: a "deposit" plan needs "deposit": { "percent": 1–100 } or { "nights": n }`];
+  const given = [deposit.percent, deposit.nights].filter((v) => v !== undefined).length;
+  if (given !== 1)
+    return [`${at}/deposit: give exactly one of "percent" (1–100) or "nights" (the first n nights)`];
+  return [];
 }

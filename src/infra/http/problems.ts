@@ -22,6 +22,8 @@ export const PROBLEMS = {
   nothing_to_invoice: { status: 409, title: 'Nothing to invoice' },
   already_invoiced: { status: 409, title: 'Already invoiced' },
   already_corrected: { status: 409, title: 'Already corrected' },
+  amount_exceeds_balance: { status: 409, title: 'Amount exceeds balance' },
+  no_card_on_file: { status: 409, title: 'No card on file' },
   quote_expired: { status: 410, title: 'Quote expired' },
   session_expired: { status: 410, title: 'Session expired' },
   precondition_failed: { status: 412, title: 'Precondition failed' },

@@ -29,8 +29,10 @@ export interface MessageToRender {
   noShow?: boolean | undefined;
   guests?: Array<{ firstName: string; lastName: string }> | undefined;
   hotel: Hotel;
-  /** PUBLIC_BASE_URL/checkin/{session}: only in the invitation. */
+  /** PUBLIC_BASE_URL/checkin/{session}: only in the invitation and the payment request. */
   invitationLink?: string | undefined;
+  /** What a payment request asks for (API.md 14.2). */
+  amount?: { amount: number; currency: string } | undefined;
   publicBaseUrl: string;
   now: Date;
   /** The `invoice` e-mail's invoice or credit note (its PDF is attached by the worker). */
@@ -114,6 +116,14 @@ export function renderMessage(m: MessageToRender): RenderedMessage {
           notes: [texts.invoice.attachmentNote],
         });
       }
+      break;
+    case 'payment_request':
+      sections.push(
+        { rows: [[texts.labels.amountToPay, formatMoney(texts, m.amount ?? r.payment.due)]] },
+        { button: { label: texts.paymentRequestButton, url: m.invitationLink ?? m.publicBaseUrl } },
+        staySection(facts),
+        { notes: [texts.paymentRequestNote] },
+      );
       break;
   }
   const footer: string[] = [];

@@ -41,6 +41,7 @@ export interface Texts {
     refund: string;
     guestList: string;
     specialRequests: string;
+    amountToPay: string;
   };
   from: string;
   until: string;
@@ -55,6 +56,8 @@ export interface Texts {
   languageName: Record<Language, string>;
   invitationButton: string;
   invitationNote: string;
+  paymentRequestButton: string;
+  paymentRequestNote: string;
   calendarNote: string;
   replyNote: string;
   noReplyNote: string;

@@ -1,0 +1,90 @@
+import type { FolioPayment } from '../../folios/commands/folio-context.ts';
+import { type FolioContext, folioOf, reservationFor } from '../../folios/commands/folio-context.ts';
+import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
+import { AppError } from '../../infra/http/problems.ts';
+import type { Principal } from '../../operator-access/scopes.ts';
+import { chargeCardOnFile, closeBalance } from '../../payments/card-on-file.ts';
+import type { PaymentDeps } from '../../payments/charge.ts';
+import { recordPaymentEvent } from '../../payments/payment-events.ts';
+import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { amountDue } from '../../reservations/reservation.view.ts';
+
+export interface ChargeCardInput {
+  amount?: number | undefined;
+  reason: string;
+}
+
+export interface CardCharged {
+  code: string;
+  currency: string;
+  payment: FolioPayment;
+  reason: string;
+  balance: number;
+}
+
+/**
+ * The desk charges the card on file now (API.md 14.2): the folio's balance by default, or a part of
+ * it (a no-show fee), never more (`409 amount_exceeds_balance`). In one transaction under the
+ * reservation's lock: the charge, the reservation's payment (up to what the stay owes; the rest pays
+ * the folio's own charges) and `payment.succeeded`; a decline is `402 payment_failed`, nothing kept.
+ */
+export async function chargeCard(
+  ctx: FolioContext & PaymentDeps,
+  principal: Principal,
+  code: string,
+  body: ChargeCardInput,
+  options: WriteOptions<CardCharged> = {},
+): Promise<CardCharged> {
+  return ctx.db.transaction(async (tx) => {
+    const { row, hotel } = await reservationFor(tx, ctx, principal, code, { forUpdate: true });
+    const before = await folioOf(tx, row, hotel);
+    const balance = before.total - before.paid;
+    const amount = body.amount ?? balance;
+    if (amount <= 0 || amount > balance) {
+      throw new AppError(
+        'amount_exceeds_balance',
+        balance <= 0
+          ? `The folio of ${code} has no balance to charge.`
+          : `${amount} is more than the folio's balance of ${balance} (minor units of ${row.currency}).`,
+      );
+    }
+    await chargeCardOnFile(tx, ctx, row, {
+      amount,
+      purpose: 'card_on_file',
+      // What the folio had been paid names this charge: the same on a retry after a crash.
+      basis: `${row.code}/card_on_file/paid-${before.paid}`,
+    });
+    const forStay = Math.min(amount, amountDue(row));
+    let updated = row;
+    if (forStay > 0) {
+      const paid: ReservationRow = { ...row, paidAmount: row.paidAmount + forStay };
+      if (row.status === 'confirmed' && paid.paidAmount >= row.totalAmount) {
+        paid.paymentStatus = 'paid';
+        paid.stay = await closeBalance(tx, row, 'paid');
+      }
+      updated = await reservations.update(tx, paid, ctx.clock.now());
+    }
+    await recordPaymentEvent(tx, 'payment.succeeded', row.hotelId, updated, {
+      amount,
+      currency: row.currency,
+      kind: 'charge',
+      purpose: 'card_on_file',
+      reason: body.reason,
+    });
+    const after = await folioOf(tx, updated, hotel);
+    const payment = after.payments.filter((p) => p.method === 'card' && p.kind === 'payment').at(-1);
+    if (!payment) throw new Error('the card charge is not on the folio');
+    return finishWrite(
+      tx,
+      {
+        code: row.code,
+        currency: row.currency,
+        payment,
+        reason: body.reason,
+        balance: after.total - after.paid,
+      },
+      options,
+    );
+  });
+}
