@@ -43,7 +43,7 @@ const LAYERS: string[][] = [
   // The one context every feature's routes and commands take: below every feature that has routes.
   ['context.ts'],
   ['hotel-calendar'],
-  ['messages'],
+  ['messages', 'promotions'],
   ['checkin', 'channels', 'staff', 'folios'],
   ['booking'],
   ['pages'],

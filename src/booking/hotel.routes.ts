@@ -52,9 +52,10 @@ export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicH
         }),
       };
     }),
-    ratePlans: hotel.ratePlans.map(({ id, name, refundable, prepayment }) =>
-      names.ratePlan({ id, name, refundable, prepayment }),
-    ),
+    // A hidden plan (API.md 14.1) is for those who have its code: not listed publicly.
+    ratePlans: hotel.ratePlans
+      .filter((p) => p.hidden !== true)
+      .map(({ id, name, refundable, prepayment }) => names.ratePlan({ id, name, refundable, prepayment })),
     services: hotel.services.map(({ id, name, pricing, amount }) =>
       names.service({ id, name, pricing, amount: { amount, currency: hotel.currency } }),
     ),

@@ -20,6 +20,8 @@ export interface StoredStay {
   total: Money;
   includedTaxes: Array<{ code: string; name: string; amount: Money }>;
   cancellationPolicy: { refundable: boolean; freeCancellationUntil: string | null; penalty: Money };
+  /** The promotion code the stay is priced with (API.md 14.1); its discount is a `discount` line. */
+  promotion?: { code: string; name: string };
 }
 
 export interface StoredGuest {

@@ -24,9 +24,20 @@ export const RatePlanSummary = Type.Object({
   prepayment: Type.Union([Type.Literal('none'), Type.Literal('full')]),
 });
 
+/** The promotion code a stay is priced with (API.md 14.1). */
+export const AppliedPromotion = Type.Object(
+  { code: Type.String({ examples: ['SPRING-25'] }), name: Type.String({ examples: ['Spring offer'] }) },
+  { description: 'the promotion code applied (docs/api.md §14.1); its discount is the `discount` line' },
+);
+
 export const PriceLine = Type.Object(
   {
-    type: Type.Union([Type.Literal('room'), Type.Literal('service'), Type.Literal('tax')]),
+    type: Type.Union(
+      [Type.Literal('room'), Type.Literal('discount'), Type.Literal('service'), Type.Literal('tax')],
+      {
+        description: 'a `discount` line (a promotion code, API.md 14.1) has a negative amount',
+      },
+    ),
     code: Type.String(),
     name: Type.String(),
     date: Type.Optional(HotelDate),
@@ -105,6 +116,7 @@ export const reservationFields = {
   total: MoneyRef,
   includedTaxes: Type.Array(IncludedTax),
   cancellationPolicy: PolicyRef,
+  promotion: Type.Optional(AppliedPromotion),
   payment: PaymentState,
   cancellation: Type.Union([
     Type.Object({

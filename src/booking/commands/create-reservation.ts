@@ -10,6 +10,7 @@ import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts'
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
+import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
@@ -88,7 +89,7 @@ export async function createReservation(
   const accessToken = randomToken('rat_', 32);
   // A quote made just before its free-cancellation moment and booked after it: no longer free.
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
-  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms);
+  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms, quote.promotion);
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
@@ -133,6 +134,12 @@ export async function createReservation(
       source: booker.kind === 'operator' ? 'operator' : 'api',
       now,
     });
+    // The quote's code takes its use with the booking, or the booking fails (API.md 14.1).
+    if (quote.promotion)
+      await takePromotionUse(tx, hotel, quote.promotion.code, {
+        id: inserted.id,
+        email: inserted.guest.email,
+      });
     let row = inserted;
     const moved: MoneyMoved[] = [];
     if (prepaid && body.payment) {

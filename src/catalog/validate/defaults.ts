@@ -1,5 +1,6 @@
 import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
 import { loadName } from '../localized-name.ts';
+import { normalCode } from '../promotion.schema.ts';
 import type { Photo, PhotoDef } from '../selling.schema.ts';
 
 /** The longest unpaid stay when the hotel sets none (API.md 6). */
@@ -53,6 +54,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
         }),
       ),
       ...(rp.pricing ? { pricing: structuredClone(rp.pricing) } : {}),
+      ...(rp.hidden === true ? { hidden: true } : {}),
     })),
     services: (hotel.services ?? []).map((s) => ({
       id: s.id,
@@ -62,6 +64,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     })),
     taxes: (hotel.taxes ?? []).map(knownTaxFields),
     restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
+    promotions: (hotel.promotions ?? []).map((p) => ({ ...structuredClone(p), code: normalCode(p.code) })),
     ...(hotel.legal
       ? {
           legal: {

@@ -1,0 +1,44 @@
+import type { Hotel } from '../../catalog/catalog.schema.ts';
+import { normalCode, type PromotionDef } from '../../catalog/promotion.schema.ts';
+import { promotionProblems } from '../../catalog/validate/promotion-problems.ts';
+import type { RequestContext } from '../../context.ts';
+import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
+import { validationProblem } from '../../infra/http/problems.ts';
+import { auditRepository } from '../../operator-access/audit.repository.ts';
+import type { Principal } from '../../operator-access/scopes.ts';
+import { promotionCountersRepository } from '../promotion-counters.repository.ts';
+import { promotionsRepository } from '../promotions.repository.ts';
+import type { PromotionBody, PromotionView } from '../promotions.schemas.ts';
+import { promotionView } from './promotion-views.ts';
+
+/**
+ * `PUT …/promotions/{code}` (API.md 14.1): saves the code, replacing a saved one and hiding the
+ * catalogue's of the same code; checked against the hotel's room types and rate plans (stored
+ * RatePlans included) before anything is written. The save and its audit entry commit together.
+ */
+export async function savePromotion(
+  ctx: RequestContext,
+  by: Principal,
+  hotel: Hotel,
+  code: string,
+  body: PromotionBody,
+): Promise<PromotionView> {
+  const key = normalCode(code);
+  if (body.code !== undefined && normalCode(body.code) !== key)
+    throw validationProblem([{ path: '/code', message: `must be the code of the path (${key})` }]);
+  const priced = await pricedHotel(ctx.db, hotel, true);
+  const problems = promotionProblems(body, priced);
+  if (problems.length > 0) throw validationProblem(problems);
+  const definition: PromotionDef = { ...body, code: key };
+  return ctx.db.transaction(async (tx) => {
+    await promotionsRepository.save(tx, hotel.id, key, definition, ctx.clock.now());
+    await auditRepository.append(tx, {
+      actor: by.id,
+      action: 'promotion.saved',
+      hotelIds: [hotel.id],
+      details: { hotelId: hotel.id, code: key },
+    });
+    const uses = await promotionCountersRepository.usesOf(tx, hotel.id, key);
+    return promotionView(definition, 'api', uses);
+  });
+}
