@@ -100,6 +100,33 @@ const ROUTES: RouteCase[] = [
     hotelScoped: true,
     body: { updates: [{ from: '2030-01-01', to: '2030-01-02', set: { stopSell: false } }] },
   },
+  { method: 'GET', path: '/hotels/{hotel}/promotions', scope: 'inventory:write', hotelScoped: true },
+  {
+    method: 'PUT',
+    path: '/hotels/{hotel}/promotions/{code}',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    body: { name: 'Security', discount: { percent: 5 } },
+    params: async () => ({ code: 'SEC-PUT' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/hotels/{hotel}/promotions/{code}',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    // A code of the hotel checked, saved with the root key, fresh for each call.
+    params: async (app, hotel) => {
+      const code = `SEC-DEL-${nextPromotion++}`;
+      if (app.hotels.some((h) => h.id === hotel))
+        await app.t.inject({
+          method: 'PUT',
+          url: `${OPERATOR}/hotels/${hotel}/promotions/${code}`,
+          headers: auth(app.root),
+          payload: { name: 'Security', discount: { percent: 5 } },
+        });
+      return { code };
+    },
+  },
   // Reservation routes: `hotelScoped` books the reservation in the hotel the check names (and an
   // unknown hotel gets a code that does not exist), so a foreign one must be 404 like a missing one.
   { ...reservationRoute('GET', ''), scope: 'reservations:read' },
@@ -207,6 +234,8 @@ let nextStay = 0;
  * each on nights of its own (rooms are few): arriving tomorrow, then the test clock moves `daysPass`
  * days (to the check-in date, or past it), or weeks ahead.
  */
+let nextPromotion = 0;
+
 function reservationRoute(
   method: 'GET' | 'PATCH' | 'POST',
   suffix: string,
