@@ -48,7 +48,7 @@ const stayFields = {
   promoCode: Type.Optional({
     ...PromotionCode,
     description:
-      'a promotion code (docs/api.md §14.1): offers it applies to carry `promotion` and a `discount` line, and rate plans it unlocks are offered; one that does not hold is `422 promo_code_invalid`',
+      'a promotion code (docs/api.md §13.1): offers it applies to carry `promotion` and a `discount` line, and rate plans it unlocks are offered; one that does not hold is `422 promo_code_invalid`',
   }),
 };
 

@@ -83,7 +83,7 @@ const modifyFields = {
   promoCode: Type.Optional(
     Type.Union([PromotionCode, Type.Null()], {
       description:
-        'a promotion code for the stay (docs/api.md §14.1): another code replaces the one held (its use given back), `null` drops it; absent keeps it. Re-prices the stay as a stay change does',
+        'a promotion code for the stay (docs/api.md §13.1): another code replaces the one held (its use given back), `null` drops it; absent keeps it. Re-prices the stay as a stay change does',
     }),
   ),
   payment: Type.Optional(PaymentInput),

@@ -13,7 +13,6 @@ export const PromotionCode = Type.String({
   pattern: PROMOTION_CODE_PATTERN,
   description: 'a promotion code: 3–32 letters, digits or "-", matched without regard to case',
   examples: ['SPRING-25'],
-  errorMessage: { pattern: 'must be 3–32 letters (A–Z), digits or "-"' },
 });
 
 const PlanOrRoomId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' });
@@ -43,7 +42,6 @@ export const PromotionDiscount = Type.Union(
   ],
   {
     description: '{ "percent": 1–100 } or { "amountPerNight": a positive integer of minor units }',
-    errorMessage: 'must be { "percent": 1–100 } or { "amountPerNight": a positive integer of minor units }',
   },
 );
 export type PromotionDiscount = Static<typeof PromotionDiscount>;

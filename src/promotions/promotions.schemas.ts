@@ -22,7 +22,7 @@ export const PromotionView = Type.Object(
     }),
     uses: Type.Integer({ description: 'confirmed reservations holding it now' }),
   },
-  { description: 'A promotion code (docs/api.md §14.1)' },
+  { description: 'A promotion code (docs/api.md §13.1)' },
 );
 export type PromotionView = Static<typeof PromotionView>;
 

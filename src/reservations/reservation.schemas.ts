@@ -27,7 +27,7 @@ export const RatePlanSummary = Type.Object({
 /** The promotion code a stay is priced with (API.md 14.1). */
 export const AppliedPromotion = Type.Object(
   { code: Type.String({ examples: ['SPRING-25'] }), name: Type.String({ examples: ['Spring offer'] }) },
-  { description: 'the promotion code applied (docs/api.md §14.1); its discount is the `discount` line' },
+  { description: 'the promotion code applied (docs/api.md §13.1); its discount is the `discount` line' },
 );
 
 export const PriceLine = Type.Object(
