@@ -6,10 +6,11 @@
  * `node --expose-gc --import tsx bench/view-memory.ts`; `npm run bench` runs it as the `view` section.
  */
 
+import { applyCatalog } from '../src/catalog/apply-catalog.ts';
 import { parseCatalog } from '../src/catalog/catalog.validate.ts';
 import { CatalogStore } from '../src/catalog/catalog-store.ts';
 import { addDays, hotelToday } from '../src/dates/dates.ts';
-import { applyCatalog } from '../src/hotel-calendar/apply-catalog.ts';
+import { nightsFollowCatalog } from '../src/hotel-calendar/catalog-nights.ts';
 import { NightStore } from '../src/hotel-calendar/night-store.ts';
 import { migrate } from '../src/infra/db/migrate.ts';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
@@ -48,7 +49,7 @@ export async function measureViewMemory(hotels = 50, types = 50): Promise<ViewMe
       id: `view-hotel-${h}`,
       maxDaysBeforeArrival: 467,
     }));
-    await applyCatalog(db, parseCatalog({ hotels: defs }).hotels, new Date());
+    await applyCatalog(db, parseCatalog({ hotels: defs }).hotels, new Date(), nightsFollowCatalog);
     const catalog = new CatalogStore(db);
     await catalog.refresh();
     const store = NightStore.of(db);

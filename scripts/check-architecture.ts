@@ -37,9 +37,10 @@ const LAYERS: string[][] = [
   ['config'],
   ['dates', 'config.ts'],
   ['infra'],
-  ['rate-plans', 'operator-access'],
+  ['operator-access'],
   ['signing', 'catalog', 'events', 'reservations'],
-  ['payments'],
+  // Rate plans price stays under the catalogue's plans and the stored ones (priced-hotel.ts).
+  ['payments', 'rate-plans'],
   // The one context every feature's routes and commands take: below every feature that has routes.
   ['context.ts'],
   ['hotel-calendar'],

@@ -1,7 +1,7 @@
 /**
  * How a reader follows a use case through the code (docs/architecture.md, "One shape per feature"):
  * a depth-first walk of the imports of one file of `src/`, each file read once, in the order its
- * imports are written, leaving out the layers every feature uses (`infra/`, `calendar/`, `config`).
+ * imports are written, leaving out the layers every feature uses (`infra/`, `dates/`, `config`).
  * It counts the files read and the climbs back up: each time the next file read lies in a higher
  * layer than the one just read (the walk went down into a lower feature and the reader returns).
  *
@@ -21,7 +21,7 @@ const table = /const LAYERS: string\[\]\[\] = \[([\s\S]*?)\n\];/.exec(checker)?.
 const LAYERS = [...table.matchAll(/^\s*\[(.*)\],/gm)].map((m) =>
   [...(m[1] as string).matchAll(/'([^']+)'/g)].map((n) => n[1]),
 );
-const SKIPPED = new Set(['infra', 'calendar', 'config', 'config.ts']);
+const SKIPPED = new Set(['infra', 'dates', 'config', 'config.ts']);
 
 const moduleOf = (file: string) => relative(src, file).split('/')[0] as string;
 const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.includes(moduleOf(file)));

@@ -243,13 +243,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });
   await app.register(checkinRoutes, { prefix: '/api/v1/checkin', ctx });
-  await app.register(paymentsRoutes, {
-    prefix: '/api/v1/payments',
-    config: ctx.config,
-    db: ctx.db,
-    clock: ctx.clock,
-    stripe,
-  });
+  await app.register(paymentsRoutes, { prefix: '/api/v1/payments', ctx, stripe });
   await app.register(signingRoutes, { ctx });
   await app.register(operatorApi, { prefix: '/api/v1/operator', ctx });
   await app.register(authRoutes, { prefix: '/api/v1/auth', ctx });

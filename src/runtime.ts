@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { quoteRepository } from './booking/quote.repository.ts';
+import { applyCatalog } from './catalog/apply-catalog.ts';
 import type { Hotel } from './catalog/catalog.schema.ts';
 import { loadCatalogFile } from './catalog/catalog.validate.ts';
 import { CatalogStore } from './catalog/catalog-store.ts';
@@ -14,7 +15,7 @@ import type { AppContext } from './context.ts';
 import { deliveryRepository } from './events/delivery.repository.ts';
 import { feedRepository } from './events/feed.repository.ts';
 import { startWebhookWorker, type WebhookWorker } from './events/webhook-worker.ts';
-import { applyCatalog } from './hotel-calendar/apply-catalog.ts';
+import { nightsFollowCatalog } from './hotel-calendar/catalog-nights.ts';
 import { type Clock, systemClock } from './infra/clock.ts';
 import { type ControlChannel, startControlChannel } from './infra/control-channel.ts';
 import { createEncryptor } from './infra/crypto/encryption.ts';
@@ -107,7 +108,7 @@ export async function createRuntime(
       hotels = loaded.hotels;
       logger.info({ file, hotels: hotels.map((h) => h.id) }, 'catalogue loaded');
     }
-    await applyCatalog(db, hotels, clock.now());
+    await applyCatalog(db, hotels, clock.now(), nightsFollowCatalog);
     const catalog = new CatalogStore(db, clock);
     await catalog.refresh();
 

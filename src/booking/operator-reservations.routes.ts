@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { checkinProgress } from '../checkin/checkin-progress.ts';
+import { readCheckinProgress } from '../checkin/commands/read-checkin-progress.ts';
 import type { AppContext } from '../context.ts';
 import { OPTIONAL_BODY, optionalBody } from '../infra/http/openapi-conventions.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
@@ -59,7 +59,7 @@ export const operatorReservationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppCont
     async (request, reply) => {
       const code = reservationCodeOrNotFound(request.params.reservation);
       const row = await readReservation(ctx, code, deskOf(request));
-      const checkin = await checkinProgress(ctx.db, row);
+      const checkin = await readCheckinProgress(ctx, row);
       const cancellationCharge = cancellationChargeNow(row, ctx.clock.now());
       return reply
         .header('etag', etagOf(row))

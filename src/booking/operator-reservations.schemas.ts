@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CheckinProgress } from '../checkin/checkin-progress.ts';
+import { CheckinProgress } from '../checkin/checkin.schemas.ts';
 import { MoneyRef } from '../infra/http/common-schemas.ts';
 import { OperatorHeaders } from '../operator-access/operator.docs.ts';
 import { OperatorReservation } from '../reservations/reservation.schemas.ts';

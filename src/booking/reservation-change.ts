@@ -3,8 +3,7 @@ import { type AppContext, requestContext } from '../context.ts';
 import { atomicReply, type ReplySpec } from '../infra/idempotency/atomic-reply.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { reservationCodeOrNotFound } from '../reservations/reservation-code.ts';
-import type { Authority } from './commands/authority.ts';
-import type { ChangeOptions, CommandContext } from './commands/command-context.ts';
+import type { Authority, ChangeOptions, CommandContext } from './commands/command-context.ts';
 
 /** What a PATCH of a reservation may be refused with, by the guest or the hotel, beside who may ask. */
 export const MODIFY_PROBLEMS = [

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { NAME_PATTERN } from '../infra/http/text-schemas.ts';
-import { PlanPricing } from '../rate-plans/rate-plan.model.ts';
 import { CatalogName, type Named } from './localized-name.ts';
 import { PromotionDef } from './promotion.schema.ts';
+import { PlanPricing } from './rate-plan.model.ts';
 import { type HotelSelling, hotelSelling, type RoomTypeSelling, roomTypeSelling } from './selling.schema.ts';
 
 /**
@@ -163,6 +163,9 @@ export const LegalDef = Type.Object({
 export type LegalDef = Static<typeof LegalDef>;
 /** `legal` after loading: series and VERI*FACTU filled in. */
 export type Legal = Required<LegalDef>;
+
+/** The longest unpaid stay when the hotel sets none (API.md 6), as `maxUnpaidNights` below says. */
+export const DEFAULT_MAX_UNPAID_NIGHTS = 30;
 
 export const HotelDef = Type.Object({
   id: Id,

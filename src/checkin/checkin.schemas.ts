@@ -145,6 +145,22 @@ export const SessionView = Type.Object(
 export type SessionView = Static<typeof SessionView>;
 export type StepView = Static<typeof StepView>;
 
+export const CheckinProgress = Type.Object(
+  {
+    status: Type.Union([Type.Literal('not_started'), Type.Literal('in_progress'), Type.Literal('completed')]),
+    completedAt: Type.Optional(Type.String({ format: 'date-time', description: 'once completed' })),
+    steps: Type.Array(StepView, {
+      description:
+        'the session’s steps, data masked as the guest sees it (docs/api.md §3.2); empty before a session exists',
+    }),
+  },
+  {
+    description:
+      'Check-in progress for the hotel (docs/api.md §7.2). Never the session id: it is the guest’s bearer secret.',
+  },
+);
+export type CheckinProgress = Static<typeof CheckinProgress>;
+
 export const SignedSession = Type.Object(
   {
     session: SessionView,

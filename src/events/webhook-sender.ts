@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { networkFailure } from '../infra/net/network-failure.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../infra/net/outbound-address.ts';
 
 /** `Innkeep-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (API.md 8.2). */
@@ -57,8 +58,7 @@ export async function sendWebhook(options: SendOptions): Promise<AttemptResult> 
     if (timeout.aborted) return done(null, `timeout after ${options.timeoutMs} ms`);
     if (signal.aborted) return done(null, 'aborted (shutdown)');
     if (error instanceof OutboundAddressError) return done(null, `refused: the URL ${error.message}`);
-    const code = (error as { code?: unknown }).code;
-    return done(null, typeof code === 'string' ? code : String((error as Error).message ?? error));
+    return done(null, networkFailure(error));
   }
 }
 

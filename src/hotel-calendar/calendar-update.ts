@@ -1,13 +1,14 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { addDays, nightsBetween, weekdayIndex } from '../dates/dates.ts';
 import { type ProblemDetailEntry, validationProblem } from '../infra/http/problems.ts';
+import { sellsRoomType } from '../rate-plans/priced-hotel.ts';
 import {
   type CalendarPatch,
   type CalendarSet,
   DAYS_OF_WEEK,
   MAX_CALENDAR_NIGHTS,
 } from './calendar.schemas.ts';
-import { type PriceNightOverride, type RoomNightOverride, sellsRoomType } from './hotel-nights.ts';
+import type { PriceNightOverride, RoomNightOverride } from './hotel-nights.ts';
 
 /** One update of a PATCH, resolved against the catalogue: what to write on which nights. */
 export interface PlannedUpdate {

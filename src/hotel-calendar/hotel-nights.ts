@@ -1,8 +1,8 @@
 import type { Hotel, RatePlan, RestrictionDef, RoomPrice, RoomTypeDef } from '../catalog/catalog.schema.ts';
+import type { PlanPricing } from '../catalog/rate-plan.model.ts';
 import { eachNight } from '../dates/dates.ts';
 import { rateCoversNight } from '../rate-plans/plan-rules.ts';
-import { planSellsRoomType } from '../rate-plans/price-plan-stay.ts';
-import type { PlanPricing } from '../rate-plans/rate-plan.model.ts';
+import { sellsRoomType } from '../rate-plans/priced-hotel.ts';
 import { NightMemo } from './night-memo.ts';
 
 /**
@@ -110,12 +110,6 @@ export function standardOccupancyPrice(
     extraAdult: rate.extraAdult ?? 0,
     child: 0,
   };
-}
-
-/** A room type is sold under a rate plan only when the plan gives it a price (a rate, for an occupancy-priced plan). */
-export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
-  if (ratePlan.pricing) return planSellsRoomType(ratePlan.pricing, roomTypeId);
-  return Object.hasOwn(ratePlan.prices, roomTypeId);
 }
 
 /**

@@ -77,7 +77,7 @@ export const inventoryRepository = {
    * it names them. A removed room type's nights keep only the rooms sold (nothing more sells;
    * cancellations still release). A changed row's `version` moves with it, as with every change
    * of inventory (night-store.ts). The caller holds the hotel's calendar lock exclusively, so the
-   * overrides read here are the committed ones (see apply-catalog.ts).
+   * overrides read here are the committed ones (see catalog/apply-catalog.ts).
    */
   async followCatalog(tx: Executor, hotelId: string, fromNight: string): Promise<void> {
     const total = `CASE WHEN r.active THEN coalesce((SELECT o.rooms FROM calendar_overrides o

@@ -143,13 +143,20 @@ export const paymentLedger = {
     return rows[0] ? { ...rows[0], id: Number(rows[0].id), amount: Number(rows[0].amount) } : null;
   },
 
-  /** Pending refunds whose next attempt is due. */
-  async duePending(ex: Executor, now: Date, limit: number): Promise<number[]> {
-    const { rows } = await ex.query<{ id: number }>(
-      `SELECT id FROM payments WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2`,
-      [now, limit],
+  /**
+   * Claims up to `limit` pending refunds whose next attempt is due, oldest due first, as
+   * `claimPending` claims one: each one's next attempt moves `leaseMs` ahead. Rows another process
+   * is claiming are skipped (SKIP LOCKED), so each refund goes to one process.
+   */
+  async claimDuePending(ex: Executor, now: Date, limit: number, leaseMs: number): Promise<PendingRefund[]> {
+    const { rows } = await ex.query<PendingRefund>(
+      `UPDATE payments SET next_attempt_at = $3
+       WHERE id IN (SELECT id FROM payments WHERE status = 'pending' AND next_attempt_at <= $1
+                    ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING ${PENDING_COLUMNS}`,
+      [now, limit, new Date(now.getTime() + leaseMs)],
     );
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount) }));
   },
 
   /**

@@ -14,11 +14,11 @@ import { PaymentsConfig, StripeSignatureHeaders, WebhookReceipt } from './paymen
  * is over the bytes Stripe sent.
  */
 export const paymentsRoutes: FastifyPluginAsyncTypebox<{
-  config: Config;
-  db: Database;
-  clock: Clock;
+  /** The app's context (`payments/` sits below `context.ts`, so typed by the parts it uses). */
+  ctx: { config: Config; db: Database; clock: Clock };
   stripe: Stripe | null;
-}> = async (app, { config, db, clock, stripe }) => {
+}> = async (app, { ctx, stripe }) => {
+  const { config, db, clock } = ctx;
   app.get(
     '/config',
     {

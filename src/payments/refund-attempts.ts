@@ -1,9 +1,9 @@
 import type { Executor } from '../infra/db/database.ts';
 import { type PaymentProvider, RefundRefused } from './payment-provider.ts';
-import { paymentLedger } from './payments.repository.ts';
+import { type PendingRefund, paymentLedger } from './payments.repository.ts';
 
 /** How long one refund attempt may hold its claim before another process may try it. */
-const ATTEMPT_LEASE_MS = 2 * 60_000;
+export const ATTEMPT_LEASE_MS = 2 * 60_000;
 
 export type RefundAttempt =
   | { outcome: 'made'; providerRef: string }
@@ -27,6 +27,18 @@ export async function attemptRefund(
 ): Promise<RefundAttempt> {
   const pending = await paymentLedger.claimPending(db, id, now, ATTEMPT_LEASE_MS);
   if (!pending) return { outcome: 'not_due' };
+  return attemptClaimedRefund(db, deps, pending, reference, { retryBaseMs });
+}
+
+/** The attempt of a refund already claimed (`claimPending`, `claimDuePending`): as `attemptRefund`. */
+export async function attemptClaimedRefund(
+  db: Executor,
+  deps: { payments: PaymentProvider; log: { error(obj: unknown, msg: string): void } },
+  pending: PendingRefund,
+  reference: string,
+  { retryBaseMs = 60_000 }: { retryBaseMs?: number } = {},
+): Promise<Exclude<RefundAttempt, { outcome: 'not_due' }>> {
+  const id = pending.id;
   try {
     const made = await deps.payments.refund({
       providerRef: pending.chargeRef,

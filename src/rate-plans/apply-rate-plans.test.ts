@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
+import { pricingProblems } from '../catalog/validate/pricing-problems.ts';
 import { overlay } from './apply-rate-plans.ts';
-import { pricingProblems } from './pricing-problems.ts';
-import type { PlanPricing, RateDef } from './rate-plan.model.ts';
 
 const rate = (from: string, to: string, amount: number, days?: RateDef['days']): RateDef => ({
   roomTypeId: 'double',

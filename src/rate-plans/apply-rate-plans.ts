@@ -1,7 +1,7 @@
+import { type PlanPricing, type RateDef, WEEKDAYS } from '../catalog/rate-plan.model.ts';
+import { pricingProblems } from '../catalog/validate/pricing-problems.ts';
 import type { Transaction } from '../infra/db/database.ts';
 import { announceRatePlanChange } from './plan-store.ts';
-import { pricingProblems } from './pricing-problems.ts';
-import { type PlanPricing, type RateDef, WEEKDAYS } from './rate-plan.model.ts';
 import { ratePlanRepository } from './rate-plan.repository.ts';
 import type { RatePlanChange } from './rate-plan-notif.parse.ts';
 

@@ -1,6 +1,6 @@
+import type { BookingRuleDef, PlanPricing, Weekday } from '../catalog/rate-plan.model.ts';
+import { WEEKDAYS } from '../catalog/rate-plan.model.ts';
 import { addDays, nightsBetween, weekdayIndex } from '../dates/dates.ts';
-import type { BookingRuleDef, PlanPricing, Weekday } from './rate-plan.model.ts';
-import { WEEKDAYS } from './rate-plan.model.ts';
 
 /** Why a booking rule refuses a stay, in the contract's restriction vocabulary (API.md 2.1). */
 export type PlanRestriction = {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import type { Occupancy, PlanPricing, RateDef, SupplementDef } from '../catalog/rate-plan.model.ts';
 import { pricePlanStay } from './price-plan-stay.ts';
-import type { Occupancy, PlanPricing, RateDef, SupplementDef } from './rate-plan.model.ts';
 
 /**
  * Random plans and stays priced by `pricePlanStay` and by an independent reading of HotelData 4.5

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
 import { pricePlanStay } from './price-plan-stay.ts';
-import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 
 /** The specification's sample message (Rate1-4-HB, "Frangart Inn"), amounts in cents. */

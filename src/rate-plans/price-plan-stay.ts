@@ -1,3 +1,4 @@
+import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
 import { addDays, eachNight, nightsBetween } from '../dates/dates.ts';
 import {
   bookingRuleViolation,
@@ -5,7 +6,6 @@ import {
   rateCoversNight,
   stayRuleViolation,
 } from './plan-rules.ts';
-import type { Occupancy, PlanPricing, RateDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 import { splitSupplements, supplementApplies, supplementValue } from './supplement-value.ts';
 

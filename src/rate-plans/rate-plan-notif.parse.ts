@@ -1,5 +1,5 @@
+import type { BookingRuleDef, PlanPricing, RateDef, StayRulesDef } from '../catalog/rate-plan.model.ts';
 import { safeXmlReader, XmlRefused } from '../infra/xml/safe-xml.ts';
-import type { BookingRuleDef, PlanPricing, RateDef, StayRulesDef } from './rate-plan.model.ts';
 import { parseOffers, parseSupplements } from './rate-plan-notif.parts.ts';
 import {
   amount,

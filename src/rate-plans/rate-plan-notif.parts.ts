@@ -1,4 +1,4 @@
-import type { PlanPricing, StayRulesDef, SupplementDef } from './rate-plan.model.ts';
+import type { PlanPricing, StayRulesDef, SupplementDef } from '../catalog/rate-plan.model.ts';
 import {
   amount,
   bool,

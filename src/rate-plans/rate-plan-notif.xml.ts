@@ -1,4 +1,4 @@
-import type { LocalizedText, Weekday } from './rate-plan.model.ts';
+import type { LocalizedText, Weekday } from '../catalog/rate-plan.model.ts';
 
 /** A message that cannot be applied; `message` says why in words an integrator can act on. */
 export class RatePlanNotifError extends Error {

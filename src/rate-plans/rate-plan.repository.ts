@@ -1,5 +1,5 @@
+import type { PlanPricing } from '../catalog/rate-plan.model.ts';
 import type { Executor } from '../infra/db/database.ts';
-import type { PlanPricing } from './rate-plan.model.ts';
 
 /** A hotel's rate plan as the last RatePlans message left it (table `channel_rate_plans`). */
 export type StoredRatePlan = { code: string; pricing: PlanPricing; version: number };

@@ -1,6 +1,6 @@
+import type { SupplementDef } from '../catalog/rate-plan.model.ts';
 import { eachNight } from '../dates/dates.ts';
 import { coversDate, weekdayOf } from './plan-rules.ts';
-import type { SupplementDef } from './rate-plan.model.ts';
 import { rtappRound } from './rounding.ts';
 
 /** Does the supplement have a price on a night of the stay (its weekdays, its room type)? */

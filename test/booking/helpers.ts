@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { applyCatalog } from '../../src/catalog/apply-catalog.ts';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { parseCatalog } from '../../src/catalog/catalog.validate.ts';
-import { applyCatalog } from '../../src/hotel-calendar/apply-catalog.ts';
+import { nightsFollowCatalog } from '../../src/hotel-calendar/catalog-nights.ts';
 import type { ChargeRequest, PaymentProvider } from '../../src/payments/payment-provider.ts';
 import { createTestPaymentProvider } from '../../src/payments/test-provider.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -300,7 +301,7 @@ export async function nightlyLeft(
  * running app see it at once (the app otherwise refreshes every few seconds).
  */
 export async function reloadHotel(t: TestApp, def: HotelDef): Promise<void> {
-  await applyCatalog(t.db, parseCatalog({ hotels: [def] }).hotels, t.clock.now());
+  await applyCatalog(t.db, parseCatalog({ hotels: [def] }).hotels, t.clock.now(), nightsFollowCatalog);
   await t.runtime.catalog.refresh();
 }
 

@@ -11,41 +11,26 @@ import { sealLegacyUrls } from '../../src/channels/ical/commands/seal-legacy-url
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import { hashSecret } from '../../src/infra/crypto/tokens.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
-import { addDays, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
-import { makeHotel } from '../helpers/test-app.ts';
-import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
-import { FeedServer } from './feed-server.ts';
+import { addDays, type Json, localToday, roomsLeft } from '../booking/helpers.ts';
+import type { OperatorApp } from '../operator-access/helpers.ts';
+import type { FeedServer } from './feed-server.ts';
+import { freshHotel as freshHotelIn, type IcalBench, operatorCalls, startIcalBench } from './ical-bench.ts';
 
 describe('iCal feeds: secrets and limits', () => {
   let app: OperatorApp;
   let platform: FeedServer;
+  let bench: IcalBench;
   before(async () => {
     // Logs at `info`, so the request lines a feed fetch writes are there to read.
-    app = await startOperatorApp({
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_WORKER: 'false',
-      LOG_LEVEL: 'info',
-    });
-    platform = await FeedServer.start();
+    bench = await startIcalBench({ LOG_LEVEL: 'info' });
+    ({ app, platform } = bench);
   });
-  after(async () => {
-    await platform.close();
-    await app.t.close();
-  });
+  after(() => bench.close());
 
-  const freshHotel = async () => {
-    const def = makeHotel();
-    await reloadHotel(app.t, def);
-    return def;
-  };
+  const freshHotel = () => freshHotelIn(app);
   const night = (n: number) => addDays(localToday(app.t), n);
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    app.t.inject({
-      method,
-      url: `${OPERATOR}${url}`,
-      headers: auth(app.root),
-      ...(payload ? { payload } : {}),
-    });
+    operatorCalls(app)(method, url, payload);
   const createImport = (hotelId: string, url: string, roomTypeId = 'suite') =>
     call('POST', `/hotels/${hotelId}/ical-imports`, { roomTypeId, url, name: 'Platform' });
 

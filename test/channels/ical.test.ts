@@ -4,38 +4,29 @@
  * failing feed keeping the last holds), seen by search, quote and the calendar at once.
  */
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { addDays, book, cancel, type Json, localToday, reloadHotel, roomsLeft } from '../booking/helpers.ts';
-import { makeHotel } from '../helpers/test-app.ts';
+import { addDays, book, cancel, type Json, localToday, roomsLeft } from '../booking/helpers.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
-import { FeedServer } from './feed-server.ts';
+import type { FeedServer } from './feed-server.ts';
+import { freshHotel as freshHotelIn, type IcalBench, operatorCalls, startIcalBench } from './ical-bench.ts';
 
 describe('iCal feeds', () => {
   let app: OperatorApp;
   let platform: FeedServer;
+  let bench: IcalBench;
   before(async () => {
-    app = await startOperatorApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_WORKER: 'false' });
-    platform = await FeedServer.start();
+    bench = await startIcalBench();
+    ({ app, platform } = bench);
   });
-  after(async () => {
-    await platform.close();
-    await app.t.close();
-  });
+  after(() => bench.close());
 
-  async function freshHotel(overrides: Partial<HotelDef> = {}): Promise<HotelDef> {
-    const def = makeHotel(overrides);
-    await reloadHotel(app.t, def);
-    return def;
-  }
+  const freshHotel = (overrides: Partial<HotelDef> = {}) => freshHotelIn(app, overrides);
   const night = (n: number) => addDays(localToday(app.t), n);
   const call = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, payload?: unknown) =>
-    app.t.inject({
-      method,
-      url: `${OPERATOR}${url}`,
-      headers: auth(app.root),
-      ...(payload ? { payload } : {}),
-    });
+    operatorCalls(app)(method, url, payload);
   const fetchUrl = (url: string, headers: Record<string, string> = {}) =>
     app.t.inject({ method: 'GET', url: new URL(url).pathname, headers });
   const events = (body: string) =>
@@ -260,6 +251,33 @@ describe('iCal feeds', () => {
     assert.equal((await sync(imported.id)).lastFetch.status, 'failed');
     assert.equal(await roomsLeft(app.t, hotel.id, 'suite', night(50), night(52)), 1);
     await call('DELETE', `/ical-imports/${imported.id}`);
+  });
+
+  it('stores why a fetch failed as a class and a code, never the address it reached', async () => {
+    const hotel = await freshHotel();
+    // A port nobody listens on (opened, then closed), and TLS spoken to the plain HTTP platform.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const cases = [
+      [`http://127.0.0.1:${port}/calendar.ics`, 'connection refused (ECONNREFUSED)'],
+      [platform.url.replace('http:', 'https:'), /^tls: no secure connection \([A-Z_]+\)$/],
+    ] as const;
+    for (const [url, reason] of cases) {
+      const created = await call('POST', `/hotels/${hotel.id}/ical-imports`, {
+        roomTypeId: 'suite',
+        url,
+        name: 'Broken',
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const failed = await sync(created.json().id);
+      assert.equal(failed.lastFetch.status, 'failed');
+      if (typeof reason === 'string') assert.equal(failed.lastFetch.error, reason);
+      else assert.match(failed.lastFetch.error, reason);
+      assert.doesNotMatch(failed.lastFetch.error, /127\.0\.0\.1|:\d{2,5}\b/);
+      await call('DELETE', `/ical-imports/${created.json().id}`);
+    }
   });
 
   it('refuses a private feed address unless allowed, and an unknown room type', async () => {

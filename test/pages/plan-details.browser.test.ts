@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
 import { addDays } from '../../src/dates/dates.ts';
-import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
 import {
   DESKTOP,
   launchChromium,

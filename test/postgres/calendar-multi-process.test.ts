@@ -4,49 +4,22 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type pg from 'pg';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
-import {
-  DATABASE_URL,
-  http,
-  inventoryKey,
-  needsPostgres,
-  newEncryptionKey,
-  type ServiceProcess,
-  sleep,
-  sqlClient,
-  startService,
-  writeCatalog,
-} from './support.ts';
+import { http, needsPostgres, type ServiceProcess, sleep, startTwoServices } from './support.ts';
 
 const BOOKING = '/api/v1/booking';
 
 describe('the calendar across processes', () => {
   const hotel = makeHotel();
-  const encryptionKey = newEncryptionKey();
-  const services: ServiceProcess[] = [];
-  let sql: pg.Client;
+  let services: ServiceProcess[] = [];
   let operatorKey = '';
+  let stop = async () => {};
 
   before(async () => {
     if (needsPostgres) return;
-    const env = {
-      DATABASE_URL: DATABASE_URL as string,
-      DATA_ENCRYPTION_KEY: encryptionKey,
-      CATALOG_FILE: await writeCatalog([hotel]),
-      OPERATOR_BOOTSTRAP: 'false',
-      DB_POOL_SIZE: '3',
-    };
-    services.push(...(await Promise.all([startService(env), startService(env)])));
-    sql = await sqlClient();
-    operatorKey = await inventoryKey(sql, encryptionKey, 'calendar test');
+    ({ services, operatorKey, stop } = await startTwoServices([hotel], 'calendar test'));
   });
-  after(async () => {
-    if (needsPostgres) return;
-    await sql?.end();
-    const exits = await Promise.all(services.map((s) => s.stop()));
-    for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
-  });
+  after(() => stop());
 
   test('a change on one process is seen by the next search, quote and reservation on the other', {
     skip: needsPostgres,

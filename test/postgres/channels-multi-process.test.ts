@@ -5,53 +5,29 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type pg from 'pg';
 import { FeedServer } from '../channels/feed-server.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
-import {
-  DATABASE_URL,
-  http,
-  inventoryKey,
-  needsPostgres,
-  newEncryptionKey,
-  type ServiceProcess,
-  sleep,
-  sqlClient,
-  startService,
-  writeCatalog,
-} from './support.ts';
+import { http, needsPostgres, type ServiceProcess, sleep, startTwoServices } from './support.ts';
 
 describe('iCal holds across processes', () => {
   const hotel = makeHotel();
-  const encryptionKey = newEncryptionKey();
-  const services: ServiceProcess[] = [];
-  let sql: pg.Client;
+  let services: ServiceProcess[] = [];
   let platform: FeedServer;
   let operatorKey = '';
+  let stop = async () => {};
 
   before(async () => {
     if (needsPostgres) return;
     platform = await FeedServer.start();
-    const env = {
-      DATABASE_URL: DATABASE_URL as string,
-      DATA_ENCRYPTION_KEY: encryptionKey,
-      CATALOG_FILE: await writeCatalog([hotel]),
-      OPERATOR_BOOTSTRAP: 'false',
-      DB_POOL_SIZE: '3',
+    ({ services, operatorKey, stop } = await startTwoServices([hotel], 'channels test', {
       WEBHOOK_ALLOW_PRIVATE: 'true',
       // Fetched on demand here: no poll runs during the test.
       ICAL_POLL_SECONDS: '3600',
-    };
-    services.push(...(await Promise.all([startService(env), startService(env)])));
-    sql = await sqlClient();
-    operatorKey = await inventoryKey(sql, encryptionKey, 'channels test');
+    }));
   });
   after(async () => {
-    if (needsPostgres) return;
-    await sql?.end();
     await platform?.close();
-    const exits = await Promise.all(services.map((s) => s.stop()));
-    for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
+    await stop();
   });
 
   test('an import on one process holds rooms the other process’s search sees within 1 s', {

@@ -3,6 +3,7 @@
  * proxy that can cut the database off, and (re-exported from test/helpers/service-process.ts)
  * spawned service processes and a small HTTP client over real sockets.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -13,6 +14,7 @@ import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Executor } from '../../src/infra/db/database.ts';
 import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
 // Spawning the service and talking HTTP to it are not PostgreSQL's: they live in a helper that
@@ -230,4 +232,36 @@ export async function inventoryVersusReservations(client: pg.Client, hotelId: st
     [hotelId],
   );
   return rows;
+}
+
+/**
+ * A scaled-out deployment for a test: two service processes on this file's database serving
+ * `hotels` (small pools, no bootstrap key), and an inventory key for them. `stop` ends both and
+ * checks that each exited cleanly.
+ */
+export async function startTwoServices(
+  hotels: HotelDef[],
+  keyName: string,
+  env: Record<string, string> = {},
+): Promise<{ services: [ServiceProcess, ServiceProcess]; operatorKey: string; stop(): Promise<void> }> {
+  const encryptionKey = newEncryptionKey();
+  const serviceEnv = {
+    DATABASE_URL: DATABASE_URL as string,
+    DATA_ENCRYPTION_KEY: encryptionKey,
+    CATALOG_FILE: await writeCatalog(hotels),
+    OPERATOR_BOOTSTRAP: 'false',
+    DB_POOL_SIZE: '3',
+    ...env,
+  };
+  const services = await Promise.all([startService(serviceEnv), startService(serviceEnv)]);
+  const sql = await sqlClient();
+  const operatorKey = await inventoryKey(sql, encryptionKey, keyName).finally(() => sql.end());
+  return {
+    services,
+    operatorKey,
+    async stop() {
+      const exits = await Promise.all(services.map((s) => s.stop()));
+      for (const exit of exits) assert.deepEqual(exit, { code: 0, signal: null });
+    },
+  };
 }

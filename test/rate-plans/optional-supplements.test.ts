@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import { handleRatePlanNotif } from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
+import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
 import {
   addDays,
   assertInvalid,

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
-import {
-  handleRatePlanNotif,
-  RATE_PLAN_NOTIF_ACTION,
-} from '../../src/rate-plans/alpinebits-rate-plan-notif.ts';
+import { handleRatePlanNotif, RATE_PLAN_NOTIF_ACTION } from '../../src/channels/alpinebits/rate-plans.ts';
 import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';

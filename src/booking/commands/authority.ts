@@ -2,14 +2,7 @@ import { hashSecret, sameHash } from '../../infra/crypto/tokens.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { reservationNotFound } from '../../reservations/reservation-code.ts';
-
-/**
- * Who asks for a change: the guest, holding the reservation's access token, or the hotel, through
- * an operator key limited to some hotels (`null`: every hotel). Commands decide what each may do.
- */
-export type Authority =
-  | { kind: 'guest'; accessToken: string }
-  | { kind: 'operator'; keyId: string; hotelIds: readonly string[] | null };
+import type { Authority } from './command-context.ts';
 
 export const notFound = reservationNotFound;
 

@@ -1,15 +1,15 @@
+import type { Money } from '../../infra/currency.ts';
 import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
-import type { Money } from '../../payments/money.ts';
 import { givePromotionUseBack } from '../../promotions/promotion-uses.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { OperatorCancelRequest } from '../reservation-requests.schemas.ts';
 import { cancellationCharge } from '../rules/cancellation.ts';
-import { type Authority, assertVersion } from './authority.ts';
-import type { ChangeOptions, CommandContext } from './command-context.ts';
+import { assertVersion } from './authority.ts';
+import type { Authority, ChangeOptions, CommandContext } from './command-context.ts';
 import { releaseWithFee } from './release-with-fee.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
 import { lockForChange } from './reservation-lock.ts';

@@ -10,6 +10,15 @@ export type CommandContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'conf
   log: PaymentDeps['log'];
 };
 
+/**
+ * Who runs a reservation command: the guest, holding the reservation's access token, or the hotel,
+ * through an operator key limited to some hotels (`null`: every hotel). Commands decide what each
+ * may do; `authority.ts` checks it against a reservation.
+ */
+export type Authority =
+  | { kind: 'guest'; accessToken: string }
+  | { kind: 'operator'; keyId: string; hotelIds: readonly string[] | null };
+
 /** Options of a command that changes a reservation: the idempotent answer's hook, and `If-Match`. */
 export interface ChangeOptions<T> extends WriteOptions<T> {
   ifMatch?: string | undefined;

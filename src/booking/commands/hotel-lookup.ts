@@ -1,6 +1,6 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
 import type { Executor } from '../../infra/db/database.ts';
+import { pricedHotel } from '../../rate-plans/priced-hotel.ts';
 import { unknownHotel } from '../rules/stay-validation.ts';
 import type { BookingContext } from './command-context.ts';
 

@@ -38,7 +38,7 @@ export function requireUnlocked(
   code: string | null | undefined,
   promotion: Promotion | null,
 ): void {
-  if (!plan || plan.hidden !== true || unlocksPlan(promotion, plan.id)) return;
+  if (plan?.hidden !== true || unlocksPlan(promotion, plan.id)) return;
   if (code === undefined || code === null)
     throw invalid(
       '/ratePlanId',

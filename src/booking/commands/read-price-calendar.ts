@@ -1,8 +1,8 @@
 import { eachNight, hotelToday, nightsBetween } from '../../dates/dates.ts';
 import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import { NightStore } from '../../hotel-calendar/night-store.ts';
-import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
 import { AppError, validationProblem } from '../../infra/http/problems.ts';
+import { pricedHotel } from '../../rate-plans/priced-hotel.ts';
 import {
   MAX_CALENDAR_NIGHTS,
   type PriceCalendar,

@@ -1,7 +1,7 @@
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { type Authority, assertAuthority, notFound } from './authority.ts';
-import type { CommandContext } from './command-context.ts';
+import { assertAuthority, notFound } from './authority.ts';
+import type { Authority, CommandContext } from './command-context.ts';
 
 /** One reservation, for a caller who may see it: the guest's token (else `403`), a key of its hotel (else `404`). */
 export async function readReservation(

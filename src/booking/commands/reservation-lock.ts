@@ -1,7 +1,8 @@
 import type { Executor } from '../../infra/db/database.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { type Authority, assertAuthority, assertVersion, notFound } from './authority.ts';
+import { assertAuthority, assertVersion, notFound } from './authority.ts';
+import type { Authority } from './command-context.ts';
 
 /** Finds and locks the reservation for a change, checking the caller's authority (and `If-Match`). */
 export async function lockForChange(

@@ -1,5 +1,5 @@
 import { hotelToday, nightsBetween } from '../../dates/dates.ts';
-import { pricedHotel } from '../../hotel-calendar/priced-hotel.ts';
+import { pricedHotel } from '../../rate-plans/priced-hotel.ts';
 import type { SearchRequest } from '../availability.schemas.ts';
 import { validateStay } from '../rules/stay-validation.ts';
 import type { BookingContext } from './command-context.ts';

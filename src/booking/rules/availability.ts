@@ -1,8 +1,9 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import type { Promotion } from '../../catalog/promotion.schema.ts';
-import { type HotelNights, hotelNights, sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
+import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { discountApplies, promotionFits, unlocksPlan } from '../../promotions/rules/promotion-rules.ts';
 import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
+import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
 import { type PriceOptions, priceStay, type StayPrice } from './pricing.ts';
 import type { RestrictionViolation } from './restrictions.ts';

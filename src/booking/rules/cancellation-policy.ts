@@ -1,6 +1,6 @@
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
 import { addDays, toRfc3339, zonedInstant } from '../../dates/dates.ts';
-import type { Money } from '../../payments/money.ts';
+import type { Money } from '../../infra/currency.ts';
 
 /** A stay's cancellation terms (API.md 6), priced with the stay. */
 

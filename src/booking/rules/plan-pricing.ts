@@ -1,7 +1,7 @@
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { Occupancy, PlanPricing } from '../../catalog/rate-plan.model.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import { type PlanPrice, type PlanRefusal, pricePlanStay } from '../../rate-plans/price-plan-stay.ts';
-import type { Occupancy, PlanPricing } from '../../rate-plans/rate-plan.model.ts';
 import { splitParty } from './party.ts';
 
 /** The room type's occupancy as an occupancy-priced plan reads it (docs/api.md §9.3 defaults). */

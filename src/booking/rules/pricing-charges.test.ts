@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ratePlan } from '../../catalog/catalog.fixtures.ts';
 import { addDays } from '../../dates/dates.ts';
-import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
+import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { assertConsistent, eur, hotel, stay } from './pricing.fixtures.ts';
 import { priceStay } from './pricing.ts';
 import { includedTaxAmount } from './tax-amount.ts';

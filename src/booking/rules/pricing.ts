@@ -1,14 +1,10 @@
 import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
 import type { PromotionDiscount } from '../../catalog/promotion.schema.ts';
 import { eachNight } from '../../dates/dates.ts';
-import {
-  type HotelNights,
-  hotelNights,
-  type NightPrice,
-  sellsRoomType,
-} from '../../hotel-calendar/hotel-nights.ts';
-import type { Money } from '../../payments/money.ts';
+import { type HotelNights, hotelNights, type NightPrice } from '../../hotel-calendar/hotel-nights.ts';
+import type { Money } from '../../infra/currency.ts';
 import { discountAmount } from '../../promotions/rules/promotion-rules.ts';
+import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import type { PriceLine } from '../../reservations/reservation.schemas.ts';
 import { type CancellationPolicy, cancellationPolicyFor, policyAsOf } from './cancellation-policy.ts';
 import { type RoomParty, splitParty } from './party.ts';

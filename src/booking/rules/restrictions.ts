@@ -1,5 +1,4 @@
-import type { Hotel } from '../../catalog/catalog.schema.ts';
-import { DEFAULT_MAX_UNPAID_NIGHTS } from '../../catalog/validate/defaults.ts';
+import { DEFAULT_MAX_UNPAID_NIGHTS, type Hotel } from '../../catalog/catalog.schema.ts';
 import { addDays, eachNight, nightsBetween } from '../../dates/dates.ts';
 import {
   type HotelNights,

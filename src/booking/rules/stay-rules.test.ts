@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bareHotel, ROOM_TYPES, ratePlan } from '../../catalog/catalog.fixtures.ts';
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { PlanPricing } from '../../catalog/rate-plan.model.ts';
 import { hotelNights } from '../../hotel-calendar/hotel-nights.ts';
-import type { PlanPricing } from '../../rate-plans/rate-plan.model.ts';
 import { checkStayRules } from './stay-rules.ts';
 
 const double = ROOM_TYPES.double as RoomTypeDef;

@@ -1,12 +1,12 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import { nightsBetween } from '../../dates/dates.ts';
-import { sellsRoomType } from '../../hotel-calendar/hotel-nights.ts';
 import {
   type AppError,
   invalid,
   type ProblemDetailEntry,
   validationProblem,
 } from '../../infra/http/problems.ts';
+import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { planExtraProblem } from './plan-pricing.ts';
 import type { Stay } from './stay.ts';
 

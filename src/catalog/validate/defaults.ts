@@ -1,10 +1,15 @@
-import type { Hotel, HotelDef, RestrictionDef, RoomPrice, SeasonDef, TaxDef } from '../catalog.schema.ts';
+import {
+  DEFAULT_MAX_UNPAID_NIGHTS,
+  type Hotel,
+  type HotelDef,
+  type RestrictionDef,
+  type RoomPrice,
+  type SeasonDef,
+  type TaxDef,
+} from '../catalog.schema.ts';
 import { loadName } from '../localized-name.ts';
 import { normalCode } from '../promotion.schema.ts';
 import type { Photo, PhotoDef } from '../selling.schema.ts';
-
-/** The longest unpaid stay when the hotel sets none (API.md 6). */
-export const DEFAULT_MAX_UNPAID_NIGHTS = 30;
 
 /** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
 export function withDefaults(hotel: HotelDef): Hotel {

@@ -1,7 +1,7 @@
-import { pricingProblems } from '../../rate-plans/pricing-problems.ts';
 import type { RatePlanDef } from '../catalog.schema.ts';
 import { pointerKey } from './paths.ts';
 import { periodProblems } from './periods.ts';
+import { pricingProblems } from './pricing-problems.ts';
 import { unknownIds } from './references.ts';
 
 /** A rate plan's prices and seasons name only the hotel's room types; seasons run forwards. */

@@ -1,8 +1,8 @@
-import { handleRatePlanNotif, RATE_PLAN_NOTIF_ACTION } from '../../rate-plans/alpinebits-rate-plan-notif.ts';
 import type { ActionDefinition } from './action.ts';
 import { freeRoomsAction } from './free-rooms.ts';
 import { acknowledgeAction, readGuestRequestsAction } from './guest-requests.ts';
 import { handshakeAction } from './handshake.ts';
+import { handleRatePlanNotif, RATE_PLAN_NOTIF_ACTION } from './rate-plans.ts';
 
 /**
  * The AlpineBits actions this server answers (docs/api.md §9.2), in one registry: the endpoint

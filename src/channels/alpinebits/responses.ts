@@ -25,16 +25,30 @@ export const ERROR_CODES = {
  * The error outcome (AlpineBits appendix A): `Errors` with one `Error` of type 13 (application
  * error) per problem; the request was transported and understood, so HTTP says 200.
  */
-export function errorOutcome(root: string, errors: Array<{ code: number; text: string }>): ActionResult {
+export function errorOutcome(
+  root: string,
+  errors: Array<{ code: number; text: string }>,
+  version?: string,
+): ActionResult {
   return {
     status: 200,
-    xml: buildXml(root, {
-      Errors: { Error: errors.map((e) => ({ '@_Type': '13', '@_Code': String(e.code), '#text': e.text })) },
-    }),
+    xml: buildXml(
+      root,
+      {
+        Errors: {
+          Error: errors.map((e) => ({ '@_Type': '13', '@_Code': String(e.code), '#text': e.text })),
+        },
+      },
+      version,
+    ),
   };
 }
 
-/** The success outcome: an empty `Success`, then the action's content. */
-export function successOutcome(root: string, content: Record<string, unknown> = {}): ActionResult {
-  return { status: 200, xml: buildXml(root, { Success: '', ...content }) };
+/** The success outcome: an empty `Success`, then the action's content (`version`: the message's OTA version, `1.000` unless given). */
+export function successOutcome(
+  root: string,
+  content: Record<string, unknown> = {},
+  version?: string,
+): ActionResult {
+  return { status: 200, xml: buildXml(root, { Success: '', ...content }, version) };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { networkFailure } from '../../infra/net/network-failure.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../infra/net/outbound-address.ts';
 
 /** Limits of one fetch of an external calendar (docs/api.md §9.1). */
@@ -43,8 +44,7 @@ export async function fetchFeed(
     if (signal.aborted) throw new FeedFetchError(`timeout after ${timeoutMs} ms`);
     if (error instanceof OutboundAddressError) throw new FeedFetchError(`refused: the URL ${error.message}`);
     if (error instanceof FeedFetchError) throw error;
-    const code = (error as { code?: unknown }).code;
-    throw new FeedFetchError(typeof code === 'string' ? code : String((error as Error).message ?? error));
+    throw new FeedFetchError(networkFailure(error));
   }
 }
 

@@ -1,12 +1,12 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../context.ts';
 import { validationProblem } from '../../infra/http/problems.ts';
+import { withStoredPlans } from '../../rate-plans/priced-hotel.ts';
 import { ratePlanRepository } from '../../rate-plans/rate-plan.repository.ts';
 import { rangeErrors } from '../calendar-update.ts';
 import { calendarView } from '../calendar-view.ts';
 import { channelNightsRepository } from '../channel-nights.repository.ts';
 import { loadHotelNights } from '../load-hotel-nights.ts';
-import { withStoredPlans } from '../priced-hotel.ts';
 
 /** `GET …/calendar`: `400` for a range that is reversed or longer than 366 nights. */
 export async function readCalendar(ctx: Pick<AppContext, 'db'>, hotel: Hotel, from: string, to: string) {

@@ -6,6 +6,7 @@ import {
   PROBLEMS,
   type ProblemCode,
   type ProblemDetailEntry,
+  type ProblemExtras,
   problemType,
   validationProblem,
 } from './problems.ts';
@@ -91,12 +92,7 @@ export function sendProblem(
   reply: FastifyReply,
   code: ProblemCode,
   detail: string,
-  extra: {
-    errors?: ProblemDetailEntry[];
-    headers?: Record<string, string>;
-    /** RFC 9457 extension members, e.g. `unknownRoute` on the 404 of a path no route serves. */
-    members?: Record<string, unknown>;
-  } = {},
+  extra: ProblemExtras = {},
 ) {
   const { status, title } = PROBLEMS[code];
   if (extra.headers) reply.headers(extra.headers);

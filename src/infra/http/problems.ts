@@ -50,6 +50,17 @@ export function problemType(code: ProblemCode): string {
 /** One entry of a problem's `errors`: a JSON-pointer `path` for validation, a room type otherwise. */
 export type ProblemDetailEntry = { path?: string; message: string; [key: string]: unknown };
 
+/** What a problem may carry besides its code and detail, thrown (`AppError`) or sent (`sendProblem`). */
+export interface ProblemExtras {
+  errors?: ProblemDetailEntry[];
+  headers?: Record<string, string>;
+  /**
+   * RFC 9457 extension members, e.g. `nextAction` on a payment needing 3-D Secure, `unknownRoute`
+   * on the 404 of a path no route serves.
+   */
+  members?: Record<string, unknown>;
+}
+
 export class AppError extends Error {
   readonly code: ProblemCode;
   readonly status: number;
@@ -58,15 +69,7 @@ export class AppError extends Error {
   /** RFC 9457 extension members of the problem, e.g. `nextAction` on a payment needing 3-D Secure. */
   readonly members: Record<string, unknown> | undefined;
 
-  constructor(
-    code: ProblemCode,
-    detail: string,
-    extra: {
-      errors?: ProblemDetailEntry[];
-      headers?: Record<string, string>;
-      members?: Record<string, unknown>;
-    } = {},
-  ) {
+  constructor(code: ProblemCode, detail: string, extra: ProblemExtras = {}) {
     super(detail);
     this.name = 'AppError';
     this.code = code;

@@ -1,7 +1,7 @@
 import en from '../i18n/en.json' with { type: 'json' };
 import es from '../i18n/es.json' with { type: 'json' };
 import pt from '../i18n/pt.json' with { type: 'json' };
-import type { Language, MessageKind } from '../message-kinds.ts';
+import type { Language, MessageKind, StaffMessageKind } from '../message-kinds.ts';
 import type { ChangeField } from './changes.ts';
 
 /** A count's forms: `{n}` is the number. */
@@ -11,7 +11,7 @@ export interface PluralForms {
 }
 
 /**
- * Every sentence of the guest messages (API.md 10), as `messages/i18n/<lang>.json` holds it for a
+ * Every sentence of the guest messages (API.md 10) and the staff e-mails (API.md 12), as `messages/i18n/<lang>.json` holds it for a
  * translator to edit, one file per language like the pages' `web/i18n/`. `{x}` are filled by the
  * renderer. Each file is type-checked against this shape where it is loaded below (a missing text
  * fails the build), and a test checks every language has every key with the same placeholders.
@@ -61,6 +61,18 @@ export interface Texts {
   noReplyNote: string;
   /** The notice to the address a reservation's e-mail was changed from (`address-notice.ts`). */
   addressNotice: { subject: string; greeting: string; intro: string; warning: string };
+  /** The staff e-mails (API.md 12, `staff-message.ts`): `{name}`, and `{by}` who invited. */
+  staff: Record<StaffMessageKind, StaffTexts>;
+}
+
+/** One staff e-mail's texts. */
+export interface StaffTexts {
+  subject: string;
+  greeting: string;
+  body: string;
+  button: string;
+  expiry: string;
+  ignore: string;
 }
 
 export const TEXTS: Record<Language, Texts> = { en, es, pt };

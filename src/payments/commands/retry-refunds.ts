@@ -3,32 +3,43 @@ import type { Database } from '../../infra/db/database.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { recordPaymentEvent } from '../payment-events.ts';
 import type { PaymentProvider } from '../payment-provider.ts';
-import { paymentLedger } from '../payments.repository.ts';
-import { attemptRefund } from '../refund-attempts.ts';
+import { type PendingRefund, paymentLedger } from '../payments.repository.ts';
+import { ATTEMPT_LEASE_MS, attemptClaimedRefund } from '../refund-attempts.ts';
 
 /** Attempts before a refund that keeps failing is handed to a human (about a day with the default base). */
 const MAX_REFUND_ATTEMPTS = 7;
 
-/**
- * One pass over the refunds the provider did not make after their commit: each due one is
- * attempted again (claimed first, so one process attempts it), with backoff; one refused for good
- * (or failing too long) becomes `failed` with a `payment.refund_failed` event, shown at the desk.
- */
-export async function retryDueRefunds(deps: {
+/** What retrying refunds needs. */
+export interface RefundRetryDeps {
   db: Database;
   payments: PaymentProvider;
   log: Logger;
   retryBaseMs: number;
-}): Promise<void> {
+}
+
+/**
+ * The refunds the provider did not make after their commit whose next attempt is due, up to
+ * `limit`, claimed for this process (`claimDuePending`: SKIP LOCKED and a lease), for the payment
+ * worker to attempt one by one.
+ */
+export function claimDueRefunds(deps: Pick<RefundRetryDeps, 'db'>, limit: number): Promise<PendingRefund[]> {
+  return paymentLedger.claimDuePending(deps.db, new Date(), limit, ATTEMPT_LEASE_MS);
+}
+
+/**
+ * One claimed refund attempted again, with backoff; one refused for good (or failing too long)
+ * becomes `failed` with a `payment.refund_failed` event, shown at the desk.
+ */
+export async function retryRefund(deps: RefundRetryDeps, refund: PendingRefund): Promise<void> {
   const { db, payments, log, retryBaseMs } = deps;
-  for (const id of await paymentLedger.duePending(db, new Date(), 50)) {
-    const attempt = await attemptRefund(db, { payments, log }, id, `refund/${id}`, { retryBaseMs });
-    if (
-      attempt.outcome === 'refused' ||
-      (attempt.outcome === 'retry' && attempt.attempts >= MAX_REFUND_ATTEMPTS)
-    )
-      await refundFailed(db, log, id, attempt.error);
-  }
+  const attempt = await attemptClaimedRefund(db, { payments, log }, refund, `refund/${refund.id}`, {
+    retryBaseMs,
+  });
+  if (
+    attempt.outcome === 'refused' ||
+    (attempt.outcome === 'retry' && attempt.attempts >= MAX_REFUND_ATTEMPTS)
+  )
+    await refundFailed(db, log, refund.id, attempt.error);
 }
 
 /** A pending refund given up: `failed`, with its event, in one transaction; the hotel settles it. */

@@ -1,13 +1,14 @@
-import { XMLBuilder } from 'fast-xml-parser';
-import { minorDigits } from '../infra/currency.ts';
-import type { Database } from '../infra/db/database.ts';
-import { applyRatePlanChanges, RatePlanChangeError } from './apply-rate-plans.ts';
-import { parseRatePlanNotif, RatePlanNotifError } from './rate-plan-notif.parse.ts';
+import { minorDigits } from '../../infra/currency.ts';
+import type { Database } from '../../infra/db/database.ts';
+import { applyRatePlanChanges, RatePlanChangeError } from '../../rate-plans/apply-rate-plans.ts';
+import { parseRatePlanNotif, RatePlanNotifError } from '../../rate-plans/rate-plan-notif.parse.ts';
+import { type ActionResult, ERROR_CODES, errorOutcome, successOutcome } from './responses.ts';
 
 /**
  * `OTA_HotelRatePlanNotif:RatePlans` (docs/api.md §9.3) for the AlpineBits endpoint's action registry:
- * `{ ...RATE_PLAN_NOTIF_ACTION, handle: handleRatePlanNotif }`. Its context and authority are
- * typed by what it uses, so this module needs nothing above `infra/`.
+ * `{ ...RATE_PLAN_NOTIF_ACTION, handle: handleRatePlanNotif }`, answered with the one XML writer of
+ * the other actions (`responses.ts`). `rate-plans/` owns the message's parser and its storage; its
+ * context and authority are typed by what it uses, so tests can hand it a database and a catalogue.
  */
 export const RATE_PLAN_NOTIF_ACTION = {
   action: 'OTA_HotelRatePlanNotif:RatePlans',
@@ -41,22 +42,11 @@ export type RatePlanNotifInput = {
 };
 
 const ROOT = 'OTA_HotelRatePlanNotifRS';
-const builder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  suppressEmptyNode: true,
-});
+/** The message's OTA version, as sent in the standard's samples. */
+const VERSION = '7.000';
 
-function answer(content: Record<string, unknown>): { status: number; xml: string } {
-  const body = builder.build({
-    [ROOT]: { '@_xmlns': 'http://www.opentravel.org/OTA/2003/05', '@_Version': '7.000', ...content },
-  });
-  return { status: 200, xml: `<?xml version="1.0" encoding="UTF-8"?>\n${body}` };
-}
-
-/** OTA error codes (code list ERR): 392 invalid hotel, 402 invalid room type, 450 unable to process. */
-function error(code: 392 | 402 | 450, text: string) {
-  return answer({ Errors: { Error: [{ '@_Type': '13', '@_Code': String(code), '#text': text }] } });
+function error(code: number, text: string): ActionResult {
+  return errorOutcome(ROOT, [{ code, text }], VERSION);
 }
 
 /**
@@ -66,21 +56,25 @@ function error(code: 392 | 402 | 450, text: string) {
 export async function handleRatePlanNotif(
   ctx: RatePlanNotifContext,
   input: RatePlanNotifInput,
-): Promise<{ status: number; xml: string }> {
+): Promise<ActionResult> {
   let notif: ReturnType<typeof parseRatePlanNotif>;
   try {
     notif = parseRatePlanNotif(input.xml, minorDigits);
   } catch (e) {
-    if (e instanceof RatePlanNotifError) return error(450, e.message);
+    if (e instanceof RatePlanNotifError) return error(ERROR_CODES.unableToProcess, e.message);
     throw e;
   }
   const hotel = ctx.catalog.get(notif.hotelCode);
   const allowed = input.auth.hotelIds === null || input.auth.hotelIds.includes(notif.hotelCode);
-  if (!hotel || !allowed) return error(392, `Unknown hotel ${notif.hotelCode}.`);
+  if (!hotel || !allowed) return error(ERROR_CODES.invalidHotel, `Unknown hotel ${notif.hotelCode}.`);
   const foreign = input.xml
     .match(/CurrencyCode="([A-Z]{3})"/g)
     ?.find((c) => !c.includes(`"${hotel.currency}"`));
-  if (foreign) return error(450, `The hotel's prices are in ${hotel.currency}: ${foreign} cannot be stored.`);
+  if (foreign)
+    return error(
+      ERROR_CODES.unableToProcess,
+      `The hotel's prices are in ${hotel.currency}: ${foreign} cannot be stored.`,
+    );
   try {
     await ctx.db.transaction((tx) =>
       applyRatePlanChanges(
@@ -92,8 +86,12 @@ export async function handleRatePlanNotif(
       ),
     );
   } catch (e) {
-    if (e instanceof RatePlanChangeError) return error(e.kind === 'unknown_room_type' ? 402 : 450, e.message);
+    if (e instanceof RatePlanChangeError)
+      return error(
+        e.kind === 'unknown_room_type' ? ERROR_CODES.invalidRoomType : ERROR_CODES.unableToProcess,
+        e.message,
+      );
     throw e;
   }
-  return answer({ Success: '' });
+  return successOutcome(ROOT, {}, VERSION);
 }

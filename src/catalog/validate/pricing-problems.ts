@@ -1,5 +1,5 @@
-import { isCalendarDate } from '../dates/dates.ts';
-import type { PlanPricing } from './rate-plan.model.ts';
+import { isCalendarDate } from '../../dates/dates.ts';
+import type { PlanPricing } from '../rate-plan.model.ts';
 
 type Period = { from?: string | undefined; to?: string | undefined };
 

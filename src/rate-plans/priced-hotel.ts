@@ -1,7 +1,8 @@
 import type { Hotel, RatePlan } from '../catalog/catalog.schema.ts';
 import type { Database, Executor } from '../infra/db/database.ts';
-import { PlanStore } from '../rate-plans/plan-store.ts';
-import { ratePlanRepository, type StoredRatePlan } from '../rate-plans/rate-plan.repository.ts';
+import { PlanStore } from './plan-store.ts';
+import { planSellsRoomType } from './price-plan-stay.ts';
+import { ratePlanRepository, type StoredRatePlan } from './rate-plan.repository.ts';
 
 /**
  * The hotel as booking prices it: the catalogue with the rate plans stored from RatePlans messages
@@ -58,4 +59,10 @@ export async function pricedHotel(
   if (typeof fresh === 'object')
     return withStoredPlans(hotel, await ratePlanRepository.forHotel(fresh, hotel.id));
   return withStoredPlans(hotel, await PlanStore.of(db).forHotel(hotel.id, fresh));
+}
+
+/** A room type is sold under a rate plan only when the plan gives it a price (a rate, for an occupancy-priced plan). */
+export function sellsRoomType(ratePlan: RatePlan, roomTypeId: string): boolean {
+  if (ratePlan.pricing) return planSellsRoomType(ratePlan.pricing, roomTypeId);
+  return Object.hasOwn(ratePlan.prices, roomTypeId);
 }
