@@ -1616,7 +1616,7 @@ export interface components {
             date?: string;
             name: string;
             quantity: number;
-            /** @description a `discount` line (a promotion code, API.md 14.1) has a negative amount */
+            /** @description a `discount` line (a promotion code, docs/api.md §13.1) has a negative amount */
             type: "room" | "discount" | "service" | "tax";
             unitAmount: components["schemas"]["Money"];
         };

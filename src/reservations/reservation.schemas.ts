@@ -35,7 +35,7 @@ export const PriceLine = Type.Object(
     type: Type.Union(
       [Type.Literal('room'), Type.Literal('discount'), Type.Literal('service'), Type.Literal('tax')],
       {
-        description: 'a `discount` line (a promotion code, API.md 14.1) has a negative amount',
+        description: 'a `discount` line (a promotion code, docs/api.md §13.1) has a negative amount',
       },
     ),
     code: Type.String(),
