@@ -44,7 +44,7 @@ const LAYERS: string[][] = [
   // The one context every feature's routes and commands take: below every feature that has routes.
   ['context.ts'],
   ['hotel-calendar'],
-  ['messages'],
+  ['messages', 'promotions'],
   ['checkin', 'channels', 'staff', 'folios'],
   // Deposits and balances (API.md 14.2): the claim worker's charges and the desk's charge-card,
   // beside booking (they use folios, messages and payments; booking uses only payments' part).

@@ -51,6 +51,7 @@ import { pagesPlugin } from './pages/pages.plugin.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createTestPaymentProvider } from './payments/test-provider.ts';
+import { promotionRoutes } from './promotions/promotions.routes.ts';
 import {
   CancellationPolicy,
   OperatorReservation,
@@ -143,6 +144,7 @@ const operatorApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, 
   await app.register(reservationListRoutes, { ctx });
   await app.register(guestRegisterRoutes, { ctx });
   await app.register(calendarRoutes, { ctx });
+  await app.register(promotionRoutes, { ctx });
   await app.register(icalOperatorRoutes, { ctx });
   await app.register(operatorReservationRoutes, { ctx });
   await app.register(stayRoutes, { ctx });

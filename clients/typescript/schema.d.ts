@@ -728,6 +728,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/hotels/{hotel}/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List promotion codes
+         * @description The hotel’s promotion codes: those saved through this API and the catalogue’s that none replaces or deletes, by code, each with its uses.
+         *
+         *     Scope: `inventory:write`.
+         */
+        get: operations["listPromotions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operator/hotels/{hotel}/promotions/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a promotion code
+         * @description Saves the code (matched without regard to case, stored upper-cased); it wins over the catalogue’s code of the same name and applies at once in every process. Room types and rate plans must be the hotel’s; a percent is 1–100 and an amountPerNight a positive integer of minor units.
+         *
+         *     Scope: `inventory:write`.
+         */
+        put: operations["savePromotion"];
+        post?: never;
+        /**
+         * Delete a promotion code
+         * @description The code no longer applies to searches, quotes and changes (a catalogue code stays deleted across reloads); reservations holding it keep it.
+         *
+         *     Scope: `inventory:write`.
+         */
+        delete: operations["deletePromotion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/hotels/{hotel}/reservations": {
         parameters: {
             query?: never;
@@ -1516,6 +1566,13 @@ export interface components {
                 paid: components["schemas"]["Money"];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
             };
+            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            promotion?: {
+                /** @example SPRING-25 */
+                code: string;
+                /** @example Spring offer */
+                name: string;
+            };
             ratePlan: {
                 id: string;
                 name: string;
@@ -1627,6 +1684,13 @@ export interface components {
                 paid: components["schemas"]["Money"];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
             };
+            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            promotion?: {
+                /** @example SPRING-25 */
+                code: string;
+                /** @example Spring offer */
+                name: string;
+            };
             ratePlan: {
                 id: string;
                 name: string;
@@ -1674,7 +1738,8 @@ export interface components {
             date?: string;
             name: string;
             quantity: number;
-            type: "room" | "service" | "tax";
+            /** @description a `discount` line (a promotion code, docs/api.md §13.1) has a negative amount */
+            type: "room" | "discount" | "service" | "tax";
             unitAmount: components["schemas"]["Money"];
         };
         /**
@@ -1687,7 +1752,7 @@ export interface components {
              * @example no_availability
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "invoicing_not_configured" | "nothing_to_invoice" | "already_invoiced" | "already_corrected" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "rate_limited" | "sign_in_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
+            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "invoicing_not_configured" | "nothing_to_invoice" | "already_invoiced" | "already_corrected" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "promo_code_invalid" | "rate_limited" | "sign_in_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
             detail: string;
             errors?: ({
                 message: string;
@@ -1792,6 +1857,13 @@ export interface components {
                     };
                 }[];
             };
+            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            promotion?: {
+                /** @example SPRING-25 */
+                code: string;
+                /** @example Spring offer */
+                name: string;
+            };
             ratePlan: {
                 id: string;
                 name: string;
@@ -1868,6 +1940,13 @@ export interface components {
                 due: components["schemas"]["Money"];
                 paid: components["schemas"]["Money"];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
+            };
+            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            promotion?: {
+                /** @example SPRING-25 */
+                code: string;
+                /** @example Spring offer */
+                name: string;
             };
             ratePlan: {
                 id: string;
@@ -1983,6 +2062,13 @@ export interface components {
                             [key: string]: string;
                         };
                     }[];
+                };
+                /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+                promotion?: {
+                    /** @example SPRING-25 */
+                    code: string;
+                    /** @example Spring offer */
+                    name: string;
                 };
                 ratePlan: {
                     id: string;
@@ -4442,6 +4528,11 @@ export interface operations {
                      */
                     hotelId: string;
                     /**
+                     * @description a promotion code (docs/api.md §13.1): offers it applies to carry `promotion` and a `discount` line, and rate plans it unlocks are offered; one that does not hold is `422 promo_code_invalid`
+                     * @example SPRING-25
+                     */
+                    promoCode?: string;
+                    /**
                      * @default 1
                      * @example 1
                      */
@@ -4927,6 +5018,11 @@ export interface operations {
                      * @example harbour-view
                      */
                     hotelId: string;
+                    /**
+                     * @description a promotion code (docs/api.md §13.1): offers it applies to carry `promotion` and a `discount` line, and rate plans it unlocks are offered; one that does not hold is `422 promo_code_invalid`
+                     * @example SPRING-25
+                     */
+                    promoCode?: string;
                     /** @example flex */
                     ratePlanId: string;
                     /**
@@ -5414,6 +5510,8 @@ export interface operations {
                          */
                         token: string;
                     };
+                    /** @description a promotion code for the stay (docs/api.md §13.1): another code replaces the one held (its use given back), `null` drops it; absent keeps it. Re-prices the stay as a stay change does */
+                    promoCode?: string | null;
                     ratePlanId?: string;
                     rooms?: number;
                     roomTypeId?: string;
@@ -8428,6 +8526,521 @@ export interface operations {
             };
         };
     };
+    listPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date
+                             * @description first hotel-local date it can be booked on
+                             */
+                            bookFrom?: string;
+                            /**
+                             * Format: date
+                             * @description last hotel-local date it can be booked on (inclusive)
+                             */
+                            bookTo?: string;
+                            /**
+                             * @description upper-cased
+                             * @example SPRING-25
+                             */
+                            code: string;
+                            /** @description { "percent": 1–100 } or { "amountPerNight": a positive integer of minor units } */
+                            discount?: {
+                                /** @description percent off the room lines, rounded half up to the minor unit */
+                                percent: number;
+                            } | {
+                                /** @description minor units off per room and night (never more than the room lines) */
+                                amountPerNight: number;
+                            };
+                            /** @description confirmed reservations that may hold it */
+                            maxUses?: number;
+                            /** @description confirmed reservations one guest e-mail may hold it on */
+                            maxUsesPerGuest?: number;
+                            minNights?: number;
+                            /** @description what the guest sees: "Spring offer" */
+                            name: string;
+                            /** @description the rate plans it applies to (default all) */
+                            ratePlans?: string[];
+                            /** @description the room types it applies to (default all) */
+                            roomTypes?: string[];
+                            /** @description where it comes from: the catalogue file, or saved through this API (which wins) */
+                            source: "catalog" | "api";
+                            /**
+                             * Format: date
+                             * @description first night of a stay it applies to
+                             */
+                            stayFrom?: string;
+                            /**
+                             * Format: date
+                             * @description last night of a stay it applies to (every night within)
+                             */
+                            stayTo?: string;
+                            /** @description hidden rate plans (`"hidden": true`) this code offers */
+                            unlocksRatePlans?: string[];
+                            /** @description confirmed reservations holding it now */
+                            uses: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    savePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description a promotion code: 3–32 letters, digits or "-", matched without regard to case
+                 * @example SPRING-25
+                 */
+                code: string;
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description first hotel-local date it can be booked on
+                     */
+                    bookFrom?: string;
+                    /**
+                     * Format: date
+                     * @description last hotel-local date it can be booked on (inclusive)
+                     */
+                    bookTo?: string;
+                    /**
+                     * @description a promotion code: 3–32 letters, digits or "-", matched without regard to case
+                     * @example SPRING-25
+                     */
+                    code?: string;
+                    /** @description { "percent": 1–100 } or { "amountPerNight": a positive integer of minor units } */
+                    discount?: {
+                        /** @description percent off the room lines, rounded half up to the minor unit */
+                        percent: number;
+                    } | {
+                        /** @description minor units off per room and night (never more than the room lines) */
+                        amountPerNight: number;
+                    };
+                    /** @description confirmed reservations that may hold it */
+                    maxUses?: number;
+                    /** @description confirmed reservations one guest e-mail may hold it on */
+                    maxUsesPerGuest?: number;
+                    minNights?: number;
+                    /** @description what the guest sees: "Spring offer" */
+                    name: string;
+                    /** @description the rate plans it applies to (default all) */
+                    ratePlans?: string[];
+                    /** @description the room types it applies to (default all) */
+                    roomTypes?: string[];
+                    /**
+                     * Format: date
+                     * @description first night of a stay it applies to
+                     */
+                    stayFrom?: string;
+                    /**
+                     * Format: date
+                     * @description last night of a stay it applies to (every night within)
+                     */
+                    stayTo?: string;
+                    /** @description hidden rate plans (`"hidden": true`) this code offers */
+                    unlocksRatePlans?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description A promotion code (docs/api.md §13.1) */
+            200: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description first hotel-local date it can be booked on
+                         */
+                        bookFrom?: string;
+                        /**
+                         * Format: date
+                         * @description last hotel-local date it can be booked on (inclusive)
+                         */
+                        bookTo?: string;
+                        /**
+                         * @description upper-cased
+                         * @example SPRING-25
+                         */
+                        code: string;
+                        /** @description { "percent": 1–100 } or { "amountPerNight": a positive integer of minor units } */
+                        discount?: {
+                            /** @description percent off the room lines, rounded half up to the minor unit */
+                            percent: number;
+                        } | {
+                            /** @description minor units off per room and night (never more than the room lines) */
+                            amountPerNight: number;
+                        };
+                        /** @description confirmed reservations that may hold it */
+                        maxUses?: number;
+                        /** @description confirmed reservations one guest e-mail may hold it on */
+                        maxUsesPerGuest?: number;
+                        minNights?: number;
+                        /** @description what the guest sees: "Spring offer" */
+                        name: string;
+                        /** @description the rate plans it applies to (default all) */
+                        ratePlans?: string[];
+                        /** @description the room types it applies to (default all) */
+                        roomTypes?: string[];
+                        /** @description where it comes from: the catalogue file, or saved through this API (which wins) */
+                        source: "catalog" | "api";
+                        /**
+                         * Format: date
+                         * @description first night of a stay it applies to
+                         */
+                        stayFrom?: string;
+                        /**
+                         * Format: date
+                         * @description last night of a stay it applies to (every night within)
+                         */
+                        stayTo?: string;
+                        /** @description hidden rate plans (`"hidden": true`) this code offers */
+                        unlocksRatePlans?: string[];
+                        /** @description confirmed reservations holding it now */
+                        uses: number;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description a promotion code: 3–32 letters, digits or "-", matched without regard to case
+                 * @example SPRING-25
+                 */
+                code: string;
+                /** @description catalogue hotel id */
+                hotel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listOperatorReservations: {
         parameters: {
             query?: {
@@ -10164,6 +10777,13 @@ export interface operations {
                             paid: components["schemas"]["Money"];
                             status: "unpaid" | "paid" | "refunded" | "partially_refunded";
                         };
+                        /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+                        promotion?: {
+                            /** @example SPRING-25 */
+                            code: string;
+                            /** @example Spring offer */
+                            name: string;
+                        };
                         ratePlan: {
                             id: string;
                             name: string;
@@ -10354,6 +10974,8 @@ export interface operations {
                          */
                         token: string;
                     };
+                    /** @description a promotion code for the stay (docs/api.md §13.1): another code replaces the one held (its use given back), `null` drops it; absent keeps it. Re-prices the stay as a stay change does */
+                    promoCode?: string | null;
                     ratePlanId?: string;
                     rooms?: number;
                     roomTypeId?: string;

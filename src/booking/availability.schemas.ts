@@ -1,7 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PromotionCode } from '../catalog/promotion.schema.ts';
 import { CalendarDate, MoneyRef } from '../infra/http/common-schemas.ts';
 import { StorableString } from '../infra/http/text-schemas.ts';
 import {
+  AppliedPromotion,
   HotelDate,
   IncludedTax,
   Instant,
@@ -43,6 +45,11 @@ const stayFields = {
       examples: [['breakfast']],
     }),
   ),
+  promoCode: Type.Optional({
+    ...PromotionCode,
+    description:
+      'a promotion code (docs/api.md §13.1): offers it applies to carry `promotion` and a `discount` line, and rate plans it unlocks are offered; one that does not hold is `422 promo_code_invalid`',
+  }),
 };
 
 export const SearchRequest = Type.Object(stayFields, {
@@ -176,6 +183,7 @@ export const SearchResponse = Type.Object(
         total: MoneyRef,
         cancellationPolicy: PolicyRef,
         plan: PlanDetails,
+        promotion: Type.Optional(AppliedPromotion),
       }),
     ),
     unavailable: Type.Array(
@@ -206,6 +214,7 @@ export const QuoteResponse = Type.Object(
     includedTaxes: Type.Array(IncludedTax),
     cancellationPolicy: PolicyRef,
     plan: PlanDetails,
+    promotion: Type.Optional(AppliedPromotion),
   },
   { $id: 'Quote', description: 'The quote: a price locked until expiresAt (rooms are not held)' },
 );

@@ -52,15 +52,18 @@ export function publicHotel(hotel: Hotel, lang: Language | null = null): PublicH
         }),
       };
     }),
-    ratePlans: hotel.ratePlans.map(({ id, name, refundable, prepayment, deposit, balanceDueDays }) =>
-      names.ratePlan({
-        id,
-        name,
-        refundable,
-        prepayment,
-        ...(prepayment === 'deposit' && deposit ? { deposit, balanceDueDays: balanceDueDays ?? 0 } : {}),
-      }),
-    ),
+    // A hidden plan (API.md 14.1) is for those who have its code: not listed publicly.
+    ratePlans: hotel.ratePlans
+      .filter((p) => p.hidden !== true)
+      .map(({ id, name, refundable, prepayment, deposit, balanceDueDays }) =>
+        names.ratePlan({
+          id,
+          name,
+          refundable,
+          prepayment,
+          ...(prepayment === 'deposit' && deposit ? { deposit, balanceDueDays: balanceDueDays ?? 0 } : {}),
+        }),
+      ),
     services: hotel.services.map(({ id, name, pricing, amount }) =>
       names.service({ id, name, pricing, amount: { amount, currency: hotel.currency } }),
     ),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PromotionCode } from '../catalog/promotion.schema.ts';
 import { EMAIL_PATTERN, FreeText, Name, StorableString } from '../infra/http/text-schemas.ts';
 import { GuestLanguage, HotelDate } from '../reservations/reservation.schemas.ts';
 
@@ -79,6 +80,12 @@ const modifyFields = {
     ),
   ),
   specialRequests: Type.Optional(Type.Union([FreeText({ maxLength: 2000 }), Type.Null()])),
+  promoCode: Type.Optional(
+    Type.Union([PromotionCode, Type.Null()], {
+      description:
+        'a promotion code for the stay (docs/api.md §13.1): another code replaces the one held (its use given back), `null` drops it; absent keeps it. Re-prices the stay as a stay change does',
+    }),
+  ),
   payment: Type.Optional(PaymentInput),
 };
 

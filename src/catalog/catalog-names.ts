@@ -3,7 +3,7 @@ import type { Hotel } from './catalog.schema.ts';
 import { nameIn } from './localized-name.ts';
 
 export type Named = { id: string; name: string };
-export type Line = { type: 'room' | 'service' | 'tax'; code: string; name: string };
+export type Line = { type: 'room' | 'discount' | 'service' | 'tax'; code: string; name: string };
 
 /**
  * A hotel's catalogue things named in one language, by id (API.md 9): the one way answers and
@@ -31,6 +31,8 @@ export function namer(hotel: Hotel | undefined, lang: Language | null) {
     line: <T extends Line>(l: T): T => {
       if (l.type === 'room') return { ...l, name: roomType(l.code, l.name) };
       if (l.type === 'service') return { ...l, name: service(l.code, l.name) };
+      // A promotion's name is one text, kept as it was when the stay was priced.
+      if (l.type === 'discount') return l;
       return { ...l, name: tax(l.code, l.name) };
     },
   };

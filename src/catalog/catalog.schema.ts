@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { NAME_PATTERN } from '../infra/http/text-schemas.ts';
 import { CatalogName, type Named } from './localized-name.ts';
+import { PromotionDef } from './promotion.schema.ts';
 import { PlanPricing } from './rate-plan.model.ts';
 import { type HotelSelling, hotelSelling, type RoomTypeSelling, roomTypeSelling } from './selling.schema.ts';
 
@@ -100,6 +101,8 @@ export const RatePlanDef = Type.Object({
   seasons: Type.Optional(Type.Array(SeasonDef)),
   /** Priced as hotels price (docs/api.md §9.3): by occupancy, children's ages, length of stay, supplements and offers; replaces `prices`. */
   pricing: Type.Optional(PlanPricing),
+  /** Offered only with a promotion code that unlocks it (API.md 14.1). Default false. */
+  hidden: Type.Optional(Type.Boolean()),
 });
 export type RatePlanDef = Loaded<Static<typeof RatePlanDef>>;
 
@@ -218,6 +221,8 @@ export const HotelDef = Type.Object({
   taxes: Type.Optional(Type.Array(TaxDef)),
   restrictions: Type.Optional(Type.Array(RestrictionDef)),
   legal: Type.Optional(LegalDef),
+  /** Promotion codes (API.md 14.1); the operator API's saved codes win over these. */
+  promotions: Type.Optional(Type.Array(PromotionDef, { maxItems: 10_000 })),
 });
 export type HotelDef = Static<typeof HotelDef>;
 
@@ -259,5 +264,7 @@ export interface Hotel extends HotelSelling {
   restrictions: RestrictionDef[];
   /** The legal details invoices carry; absent = the hotel does not invoice. */
   legal?: Legal;
+  /** The catalogue's promotion codes, codes upper-cased (API.md 14.1). */
+  promotions?: PromotionDef[];
 }
 export type RatePlan = Hotel['ratePlans'][number];

@@ -155,7 +155,7 @@ export const EnvSchema = Type.Object({
     30_000,
     10,
     3_600_000,
-    'how often each process looks for deposit plans’ balances due (docs/api.md §13)',
+    'how often each process looks for deposit plans’ balances due (docs/api.md §13.2.2)',
   ),
   smtpUrl: optionalText(
     'SMTP_URL',

@@ -97,7 +97,7 @@ export async function closeBalance(
 }
 
 /**
- * The schedule after a change of the stay (docs/api.md §13), in the change's transaction: a
+ * The schedule after a change of the stay (docs/api.md §13.2.2), in the change's transaction: a
  * deposit plan keeps the deposit paid and owes the rest as a balance due again `balanceDueDays`
  * before the (new) check-in, or at once when that moment has passed; changed to a deposit plan from
  * one without a card on file, the change takes the new deposit (less what is paid) with

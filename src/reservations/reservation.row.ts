@@ -31,6 +31,8 @@ export interface StoredStay {
   paymentSchedule?: ScheduledPayment[];
   /** The card on file's brand and last 4 digits (a `deposit` plan), for the reservation's readers. */
   cardOnFile?: { brand?: string; last4?: string };
+  /** The promotion code the stay is priced with (API.md 14.1); its discount is a `discount` line. */
+  promotion?: { code: string; name: string };
 }
 
 /** One payment of a deposit plan's schedule, as stored (amounts in the reservation's currency). */

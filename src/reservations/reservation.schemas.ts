@@ -47,9 +47,20 @@ export const RatePlanSummary = Type.Object({
   ),
 });
 
+/** The promotion code a stay is priced with (API.md 14.1). */
+export const AppliedPromotion = Type.Object(
+  { code: Type.String({ examples: ['SPRING-25'] }), name: Type.String({ examples: ['Spring offer'] }) },
+  { description: 'the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line' },
+);
+
 export const PriceLine = Type.Object(
   {
-    type: Type.Union([Type.Literal('room'), Type.Literal('service'), Type.Literal('tax')]),
+    type: Type.Union(
+      [Type.Literal('room'), Type.Literal('discount'), Type.Literal('service'), Type.Literal('tax')],
+      {
+        description: 'a `discount` line (a promotion code, docs/api.md §13.2.1) has a negative amount',
+      },
+    ),
     code: Type.String(),
     name: Type.String(),
     date: Type.Optional(HotelDate),
@@ -125,7 +136,7 @@ const PaymentState = Type.Object({
   schedule: Type.Optional(
     Type.Array(Type.Ref(ScheduledPayment), {
       description:
-        'a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13); absent for other plans',
+        'a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13.2.2); absent for other plans',
     }),
   ),
   card: Type.Optional(
@@ -155,6 +166,7 @@ export const reservationFields = {
   total: MoneyRef,
   includedTaxes: Type.Array(IncludedTax),
   cancellationPolicy: PolicyRef,
+  promotion: Type.Optional(AppliedPromotion),
   payment: PaymentState,
   cancellation: Type.Union([
     Type.Object({

@@ -30,6 +30,7 @@ export function reservationView(r: ReservationRow): Reservation {
     total: r.stay.total,
     includedTaxes: r.stay.includedTaxes,
     cancellationPolicy: r.stay.cancellationPolicy,
+    ...(r.stay.promotion ? { promotion: r.stay.promotion } : {}),
     payment: {
       status: r.paymentStatus,
       paid: money(r.paidAmount),

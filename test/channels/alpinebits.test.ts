@@ -269,6 +269,31 @@ describe('AlpineBits HotelData 2022-10', () => {
     assert.equal(forbidden.statusCode, 403);
   });
 
+  it("carries a reservation's promotion code as the hotel's SpecialRequest, valid against the schema", async () => {
+    const hotel = await freshHotel({
+      promotions: [{ code: 'SPRING10', name: 'Spring offer', discount: { percent: 10 } }],
+    });
+    const { reservation } = await book(app.t, {
+      hotelId: hotel.id,
+      checkIn: night(20),
+      checkOut: night(22),
+      adults: 2,
+      roomTypeId: 'double',
+      ratePlanId: 'flex',
+      promoCode: 'spring10',
+    } as Parameters<typeof book>[1]);
+    const read = await alpineBits(app.t, app.root, 'OTA_Read:GuestRequests', readRequest(hotel.id), {
+      clientId: 'promo-pms',
+    });
+    assert.equal(read.statusCode, 200, read.body);
+    assert.match(read.body, new RegExp(`ID="${reservation.id}"`));
+    // 2 nights × 12000 = 24000 of rooms: 10% = 24.00 EUR off.
+    assert.match(
+      read.body,
+      /<SpecialRequests><SpecialRequest RequestCode="SPRING10" CodeContext="HOTEL"><Text TextFormat="PlainText">Promotion code SPRING10 \(Spring offer\): -24\.00 EUR<\/Text><\/SpecialRequest><\/SpecialRequests>/,
+    );
+  });
+
   it('sends reservations through GuestRequests until acknowledged, and again once changed', async () => {
     const hotel = await freshHotel();
     const { reservation, token } = await book(

@@ -102,6 +102,33 @@ const ROUTES: RouteCase[] = [
     hotelScoped: true,
     body: { updates: [{ from: '2030-01-01', to: '2030-01-02', set: { stopSell: false } }] },
   },
+  { method: 'GET', path: '/hotels/{hotel}/promotions', scope: 'inventory:write', hotelScoped: true },
+  {
+    method: 'PUT',
+    path: '/hotels/{hotel}/promotions/{code}',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    body: { name: 'Security', discount: { percent: 5 } },
+    params: async () => ({ code: 'SEC-PUT' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/hotels/{hotel}/promotions/{code}',
+    scope: 'inventory:write',
+    hotelScoped: true,
+    // A code of the hotel checked, saved with the root key, fresh for each call.
+    params: async (app, hotel) => {
+      const code = `SEC-DEL-${nextPromotion++}`;
+      if (app.hotels.some((h) => h.id === hotel))
+        await app.t.inject({
+          method: 'PUT',
+          url: `${OPERATOR}/hotels/${hotel}/promotions/${code}`,
+          headers: auth(app.root),
+          payload: { name: 'Security', discount: { percent: 5 } },
+        });
+      return { code };
+    },
+  },
   // Reservation routes: `hotelScoped` books the reservation in the hotel the check names (and an
   // unknown hotel gets a code that does not exist), so a foreign one must be 404 like a missing one.
   { ...reservationRoute('GET', ''), scope: 'reservations:read' },
@@ -222,6 +249,7 @@ function withDepositPlan(hotel: HotelDef): HotelDef {
   );
   return hotel;
 }
+let nextPromotion = 0;
 
 function reservationRoute(
   method: 'GET' | 'PATCH' | 'POST',

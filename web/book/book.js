@@ -159,6 +159,19 @@ function renderSearch() {
     services.length
       ? h('fieldset', { 'data-path': '/services' }, h('legend', {}, t('book.services')), services)
       : null,
+    field(
+      t('promo.label'),
+      h('input', {
+        type: 'text',
+        name: 'promoCode',
+        value: s.promoCode ?? '',
+        maxlength: 32,
+        autocomplete: 'off',
+        autocapitalize: 'characters',
+        spellcheck: 'false',
+      }),
+      { path: '/promoCode', hint: t('promo.hint') },
+    ),
     h('button', { type: 'submit', class: 'primary' }, t('book.search')),
   );
   show(
@@ -179,6 +192,7 @@ function renderSearch() {
 
 function readStay(form) {
   const value = (name) => form.elements[name].value;
+  const promoCode = value('promoCode').trim().toUpperCase();
   return {
     checkIn: value('checkIn'),
     checkOut: value('checkOut'),
@@ -186,6 +200,7 @@ function readStay(form) {
     rooms: Number(value('rooms')),
     children: [...form.querySelectorAll('[data-child-age]')].map((el) => Number(el.value)),
     services: [...form.querySelectorAll('[data-service]:checked')].map((el) => el.value),
+    ...(promoCode ? { promoCode } : {}),
   };
 }
 
@@ -334,6 +349,13 @@ function offerCard(offer) {
       ' ',
       h('span', { class: 'muted' }, t('book.totalNote')),
     ),
+    offer.promotion
+      ? h(
+          'p',
+          { class: 'promotion' },
+          t('promo.applied', { code: offer.promotion.code, name: offer.promotion.name }),
+        )
+      : null,
     h(
       'details',
       {},
@@ -395,6 +417,7 @@ async function chooseOffer(button, offer) {
 function lineName(line) {
   if (line.type === 'room') return roomTypeName(line.code, line.name);
   if (line.type === 'service') return serviceName(line.code, line.name);
+  if (line.type === 'discount') return t('promo.discount', { code: line.code, name: line.name });
   return taxName(line.code, line.name);
 }
 

@@ -3,6 +3,7 @@ import { finishWrite } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
+import { givePromotionUseBack } from '../../promotions/promotion-uses.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { OperatorCancelRequest } from '../reservation-requests.schemas.ts';
@@ -74,6 +75,8 @@ export async function cancelReservation(
       now,
     });
     cancelledNow = true;
+    // A cancelled reservation gives its promotion code's use back (API.md 14.1).
+    await givePromotionUseBack(tx, row.hotelId, row.id);
     const updated = await reservations.update(tx, next, now);
     await recordReservationEvent(tx, 'reservation.cancelled', updated, row, authority);
     await tellGuest(tx, ctx, { kind: 'cancelled', row: updated, byGuest: authority.kind === 'guest' });

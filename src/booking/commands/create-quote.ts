@@ -6,6 +6,7 @@ import { quoteRepository } from '../quote.repository.ts';
 import { noOfferError } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
 import { ratePlanSummary } from './priced-stay.ts';
+import { requestedPromotion, requireApplied, requireUnlocked } from './promotion-request.ts';
 import { evaluate } from './stay-evaluation.ts';
 import { prepareStay, stayEcho } from './stay-request.ts';
 
@@ -21,16 +22,23 @@ export async function createQuote(
   options: WriteOptions<QuoteResponse> = {},
 ): Promise<QuoteResponse> {
   const { req, hotel, now, today } = await prepareStay(ctx, body, false);
+  const promotion = await requestedPromotion(ctx.db, hotel, body.promoCode, req, today);
+  requireUnlocked(
+    hotel.ratePlans.find((p) => p.id === req.ratePlanId),
+    body.promoCode,
+    promotion,
+  );
   const { offers, unavailable } = await evaluate(
     ctx,
     hotel,
-    req,
+    { ...req, promotion },
     today,
     { roomTypeId: req.roomTypeId, ratePlanId: req.ratePlanId },
     now,
   );
   const offer = offers[0];
   if (!offer) throw noOfferError(unavailable);
+  requireApplied(offers, body.promoCode, promotion);
   // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.
   const expiresAt = new Date(Math.ceil(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
   const quote: QuoteResponse = {
@@ -45,6 +53,7 @@ export async function createQuote(
     includedTaxes: offer.price.includedTaxes,
     cancellationPolicy: offer.price.cancellationPolicy,
     ...(offer.price.plan ? { plan: offer.price.plan } : {}),
+    ...(offer.promotion ? { promotion: offer.promotion } : {}),
   };
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {

@@ -11,6 +11,7 @@ import { tellGuest } from '../../messages/outbox.ts';
 import { takeDeposit } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
+import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
@@ -94,7 +95,7 @@ export async function createReservation(
   const accessToken = randomToken('rat_', 32);
   // A quote made just before its free-cancellation moment and booked after it: no longer free.
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
-  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms);
+  const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms, quote.promotion);
   // A deposit plan's schedule (API.md 14.2): the deposit now, the balance later or all at once.
   const schedule = deposit ? depositSchedule(ctx, hotel, quote, plan, now) : null;
   if (schedule) stay.paymentSchedule = schedule.schedule;
@@ -142,6 +143,12 @@ export async function createReservation(
       source: booker.kind === 'operator' ? 'operator' : 'api',
       now,
     });
+    // The quote's code takes its use with the booking, or the booking fails (API.md 14.1).
+    if (quote.promotion)
+      await takePromotionUse(tx, hotel, quote.promotion.code, {
+        id: inserted.id,
+        email: inserted.guest.email,
+      });
     let row = inserted;
     const moved: MoneyMoved[] = [];
     if (prepaid && body.payment) {

@@ -1,3 +1,4 @@
+import { normalCode } from '../../catalog/promotion.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
@@ -6,6 +7,7 @@ import { AppError } from '../../infra/http/problems.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { rescheduleAfterChange } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
+import { givePromotionUseBack, takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { OperatorModifyRequest } from '../reservation-requests.schemas.ts';
@@ -15,6 +17,7 @@ import { noOfferError, shortageError } from './availability-problems.ts';
 import type { Authority, ChangeOptions, CommandContext } from './command-context.ts';
 import { pricedHotelOrFail } from './hotel-lookup.ts';
 import { stayFromPrice } from './priced-stay.ts';
+import { requestedPromotion, requireApplied, requireUnlocked } from './promotion-request.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
 import { lockForChange } from './reservation-lock.ts';
 import { chargeFor, type MoneyMoved, refundFor } from './reservation-payments.ts';
@@ -90,10 +93,15 @@ export async function modifyReservation(
       const b = wanted[f];
       return Array.isArray(a) ? !sameMembers(a, b as (string | number)[]) : a !== b;
     });
+    // The code (API.md 14.1): absent keeps the one held, `null` drops it, another one replaces it.
+    const heldCode = row.stay.promotion?.code ?? null;
+    const wantedCode =
+      patch.promoCode === undefined ? heldCode : patch.promoCode && normalCode(patch.promoCode);
+    const codeChanged = wantedCode !== heldCode;
     let changed = false;
     const moved: MoneyMoved[] = [];
 
-    if (stayChanged) {
+    if (stayChanged || codeChanged) {
       if (!row.stay.ratePlan.refundable && patch.force !== true) {
         throw new AppError(
           'not_modifiable',
@@ -106,10 +114,16 @@ export async function modifyReservation(
       // Services as sent, so that error paths point into the body.
       const asSent = { ...wanted, services: patch.services ?? wanted.services };
       validateStay(hotel, asSent, today, { checkInMayBePast: wanted.checkIn === row.checkIn });
+      const promotion = await requestedPromotion(tx, hotel, wantedCode, wanted, today, !codeChanged);
+      requireUnlocked(
+        hotel.ratePlans.find((p) => p.id === wanted.ratePlanId),
+        wantedCode,
+        promotion,
+      );
       // Rooms are checked by the transactional take below, which first releases the rooms held now.
       const { offers, unavailable } = evaluateStay(
         hotel,
-        { ...wanted, today, now },
+        { ...wanted, today, now, promotion },
         () => Number.POSITIVE_INFINITY,
         {
           roomTypeId: wanted.roomTypeId,
@@ -119,6 +133,12 @@ export async function modifyReservation(
       );
       const offer = offers[0];
       if (!offer) throw noOfferError(unavailable);
+      requireApplied(offers, wantedCode, promotion);
+      if (codeChanged) {
+        await givePromotionUseBack(tx, row.hotelId, row.id);
+        if (promotion)
+          await takePromotionUse(tx, hotel, promotion.code, { id: row.id, email: row.guest.email });
+      }
       const shortages = await inventoryRepository.apply(tx, hotel.id, [
         { roomTypeId: row.roomTypeId, checkIn: row.checkIn, checkOut: row.checkOut, rooms: -row.rooms },
         {
@@ -129,7 +149,14 @@ export async function modifyReservation(
         },
       ]);
       if (shortages.length > 0) throw shortageError(hotel, shortages);
-      next.stay = stayFromPrice(hotel, wanted, wanted.roomTypeId, wanted.ratePlanId, offer.price);
+      next.stay = stayFromPrice(
+        hotel,
+        wanted,
+        wanted.roomTypeId,
+        wanted.ratePlanId,
+        offer.price,
+        offer.promotion,
+      );
       next.checkIn = wanted.checkIn;
       next.checkOut = wanted.checkOut;
       next.rooms = wanted.rooms;
@@ -156,7 +183,7 @@ export async function modifyReservation(
         next.paidAmount = next.totalAmount;
         next.paymentStatus = 'partially_refunded';
       }
-      // A deposit plan's schedule follows the new stay (docs/api.md §13).
+      // A deposit plan's schedule follows the new stay (docs/api.md §13.2.2).
       if (next.stay.ratePlan.prepayment === 'deposit' || row.stay.paymentSchedule) {
         const { stay, charged } = await rescheduleAfterChange(tx, ctx, {
           before: row,

@@ -23,6 +23,7 @@ export function stayFromPrice(
   roomTypeId: string,
   ratePlanId: string,
   price: Pick<StayPrice, 'lines' | 'nightly' | 'total' | 'includedTaxes' | 'cancellationPolicy'>,
+  promotion?: { code: string; name: string } | undefined,
 ): StoredStay {
   const roomType = hotel.roomTypes.find((r) => r.id === roomTypeId);
   const plan = hotel.ratePlans.find((p) => p.id === ratePlanId);
@@ -39,5 +40,6 @@ export function stayFromPrice(
     total: price.total,
     includedTaxes: price.includedTaxes,
     cancellationPolicy: price.cancellationPolicy,
+    ...(promotion ? { promotion: { code: promotion.code, name: promotion.name } } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { NightStore } from '../../hotel-calendar/night-store.ts';
 import type { SearchRequest, SearchResponse } from '../availability.schemas.ts';
 import { evaluateStay } from '../rules/availability.ts';
@@ -6,6 +7,7 @@ import type { StayInput } from '../rules/stay-validation.ts';
 import { noOfferError, unavailableEntry } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
 import { ratePlanSummary } from './priced-stay.ts';
+import { requestedPromotion, requireApplied } from './promotion-request.ts';
 import { evaluate } from './stay-evaluation.ts';
 import { prepareStay, stayEcho } from './stay-request.ts';
 
@@ -18,7 +20,7 @@ async function searchNights(
   ctx: BookingContext,
   hotel: Hotel,
   catalogHotel: Hotel,
-  stay: StayInput,
+  stay: StayInput & { promotion: Promotion | null },
   today: string,
   now: Date,
 ) {
@@ -38,8 +40,18 @@ async function searchNights(
 /** Search (API.md 2.1): one offer per bookable (room type, rate plan), and why the others are not. */
 export async function searchAvailability(ctx: BookingContext, body: SearchRequest): Promise<SearchResponse> {
   const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
-  const { offers, unavailable } = await searchNights(ctx, hotel, catalogHotel, req, today, now);
+  // One read for the code, whatever the number of offers it prices.
+  const promotion = await requestedPromotion(ctx.db, hotel, body.promoCode, req, today);
+  const { offers, unavailable } = await searchNights(
+    ctx,
+    hotel,
+    catalogHotel,
+    { ...req, promotion },
+    today,
+    now,
+  );
   if (offers.length === 0) throw noOfferError(unavailable);
+  requireApplied(offers, body.promoCode, promotion);
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
     ...stayEcho(req),
@@ -51,6 +63,7 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
       total: o.price.total,
       cancellationPolicy: o.price.cancellationPolicy,
       ...(o.price.plan ? { plan: o.price.plan } : {}),
+      ...(o.promotion ? { promotion: o.promotion } : {}),
     })),
     unavailable: unavailable.map(unavailableEntry) as SearchResponse['unavailable'],
   };

@@ -1,4 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
+import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import { evaluateStay, type StayEvaluation } from '../rules/availability.ts';
 import type { StayInput } from '../rules/stay-validation.ts';
@@ -11,7 +12,7 @@ import type { BookingContext } from './command-context.ts';
 export async function evaluate(
   ctx: BookingContext,
   hotel: Hotel,
-  stay: StayInput,
+  stay: StayInput & { promotion?: Promotion | null },
   today: string,
   only?: { roomTypeId: string; ratePlanId: string },
   now: Date = ctx.clock.now(),

@@ -1,5 +1,7 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import { discountApplies, promotionFits, unlocksPlan } from '../../promotions/rules/promotion-rules.ts';
 import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
@@ -13,9 +15,18 @@ export type StayRequest = Stay & {
   today: string;
   /** The moment now: a free-cancellation moment already past is `null` in the offers' terms. */
   now?: Date;
+  /** The promotion code asked for, already found valid for the stay (API.md 14.1). */
+  promotion?: Promotion | null;
 };
 
-export type Offer = { roomType: RoomTypeDef; ratePlan: RatePlan; available: number; price: StayPrice };
+export type Offer = {
+  roomType: RoomTypeDef;
+  ratePlan: RatePlan;
+  available: number;
+  price: StayPrice;
+  /** The code applied to this offer: its discount, or the hidden plan it unlocks. */
+  promotion?: { code: string; name: string };
+};
 
 export type UnavailableReason = 'occupancy' | 'restricted' | 'sold_out';
 
@@ -51,11 +62,14 @@ export function evaluateStay(
   const offers: Offer[] = [];
   const unavailable: Unavailable[] = [];
   const split = splitParty(req.adults, req.children.length, req.rooms);
+  const promotion = req.promotion ?? null;
 
   for (const roomType of hotel.roomTypes) {
     if (only && roomType.id !== only.roomTypeId) continue;
     const ratePlans: RatePlan[] = [];
     for (const rp of hotel.ratePlans) {
+      // Hidden rule (API.md 14.1): a hidden plan is offered only with a code that unlocks it.
+      if (rp.hidden === true && !unlocksPlan(promotion, rp.id)) continue;
       if (sellsRoomType(rp, roomType.id) && (!only || rp.id === only.ratePlanId)) ratePlans.push(rp);
     }
     if (ratePlans.length === 0) continue;
@@ -94,11 +108,22 @@ export function evaluateStay(
           services: req.services,
           today: req.today,
         };
+        const fits = promotion !== null && promotionFits(promotion, roomType.id, ratePlan.id);
+        const discounted =
+          fits && promotion.discount && discountApplies(promotion, roomType.id, ratePlan.id)
+            ? { code: promotion.code, name: promotion.name, discount: promotion.discount }
+            : undefined;
+        const options = {
+          ...pricing,
+          ...(req.now ? { now: req.now } : {}),
+          ...(discounted ? { discount: discounted } : {}),
+        };
         offers.push({
           roomType,
           ratePlan,
           available,
-          price: priceStay(hotel, stay, nights, req.now ? { ...pricing, now: req.now } : pricing),
+          price: priceStay(hotel, stay, nights, options),
+          ...(fits ? { promotion: { code: promotion.code, name: promotion.name } } : {}),
         });
       }
     }

@@ -66,7 +66,8 @@ export function nightOffer(
     if (!partyFits(roomType, split)) continue;
     const roomsLeft = night >= today && nights.leftOn(roomType.id, night) >= party.rooms;
     for (const plan of hotel.ratePlans) {
-      if (!sellsRoomType(plan, roomType.id)) continue;
+      // A hidden plan (API.md 14.1) is sold only with its code: it shows no price to everyone.
+      if (plan.hidden === true || !sellsRoomType(plan, roomType.id)) continue;
       const restrictions = nights.restrictionsOn(roomType.id, plan.id, night);
       const sells = roomsLeft && !restrictions.stopSell;
       const price = sells ? pairPrice(hotel, roomType, plan, nights, night, party, today) : null;

@@ -1,7 +1,9 @@
 import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
+import type { PromotionDiscount } from '../../catalog/promotion.schema.ts';
 import { eachNight } from '../../dates/dates.ts';
 import { type HotelNights, hotelNights, type NightPrice } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../infra/currency.ts';
+import { discountAmount } from '../../promotions/rules/promotion-rules.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import type { PriceLine } from '../../reservations/reservation.schemas.ts';
 import { type CancellationPolicy, cancellationPolicyFor, policyAsOf } from './cancellation-policy.ts';
@@ -25,7 +27,9 @@ export type StayPrice = {
   roomsTotal: Money;
   servicesTotal: Money;
   addedTaxesTotal: Money;
-  /** Rooms + services + added taxes; always the sum of `lines`. */
+  /** What a promotion code took off the room lines (positive; 0 without one). */
+  discountTotal: Money;
+  /** Rooms − discount + services + added taxes; always the sum of `lines`. */
   total: Money;
   includedTaxes: IncludedTax[];
   cancellationPolicy: CancellationPolicy;
@@ -76,6 +80,8 @@ export type PriceOptions = {
   summary?: boolean;
   /** The moment of the search or quote: a free-cancellation moment already past it is `null`. */
   now?: Date;
+  /** A promotion code's discount that applies to this room type and rate plan (API.md 14.1). */
+  discount?: { code: string; name: string; discount: PromotionDiscount };
 };
 
 /** Room types and rate plans by id, per catalogue version (the hotel object). */
@@ -182,6 +188,16 @@ export function priceStay(
     nightly.push({ date, amount: money(amount, currency) });
   }
 
+  // Discount rule (API.md 14.1): off the room lines only, never more than they come to.
+  const discountLines: PriceLine[] = [];
+  let discountTotal = 0;
+  if (options.discount) {
+    const off = discountAmount(options.discount.discount, roomsTotal, input.rooms, dates.length);
+    discountTotal = off;
+    if (!summary && off > 0)
+      discountLines.push(line(currency, 'discount', options.discount.code, options.discount.name, 1, -off));
+  }
+
   const serviceLines: PriceLine[] = [];
   let servicesTotal = 0;
   if (planned?.ok && ratePlan.pricing) {
@@ -209,7 +225,7 @@ export function priceStay(
   for (const tax of hotel.taxes) {
     if (tax.type === 'percent_included') {
       if (summary) continue;
-      const amount = includedTaxAmount(roomsTotal + servicesTotal, tax.rate);
+      const amount = includedTaxAmount(roomsTotal - discountTotal + servicesTotal, tax.rate);
       includedTaxes.push({ code: tax.code, name: tax.name, amount: money(amount, currency) });
     } else {
       const quantity = addedTaxQuantity(tax, input.adults, dates.length);
@@ -217,20 +233,21 @@ export function priceStay(
       if (!summary) taxLines.push(line(currency, 'tax', tax.code, tax.name, quantity, tax.amount));
     }
   }
-  const total = roomsTotal + servicesTotal + addedTaxesTotal;
+  const total = roomsTotal - discountTotal + servicesTotal + addedTaxesTotal;
+  const policy = cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total);
+  // A discounted stay never costs more to cancel than it costs.
+  if (policy.penalty.amount > total) policy.penalty = money(total, currency);
 
   return {
     nightly,
-    lines: summary ? [] : [...roomLines, ...serviceLines, ...taxLines],
+    lines: summary ? [] : [...roomLines, ...discountLines, ...serviceLines, ...taxLines],
     roomsTotal: money(roomsTotal, currency),
     servicesTotal: money(servicesTotal, currency),
     addedTaxesTotal: money(addedTaxesTotal, currency),
+    discountTotal: money(discountTotal, currency),
     total: money(total, currency),
     includedTaxes,
-    cancellationPolicy: policyAsOf(
-      cancellationPolicyFor(hotel, ratePlan, input.checkIn, nightly, total),
-      options.now,
-    ),
+    cancellationPolicy: policyAsOf(policy, options.now),
     ...(planned?.ok && ratePlan.pricing
       ? { plan: planDetails(ratePlan.pricing, planned.rooms, currency) }
       : {}),

@@ -8,6 +8,7 @@ import {
   type TaxDef,
 } from '../catalog.schema.ts';
 import { loadName } from '../localized-name.ts';
+import { normalCode } from '../promotion.schema.ts';
 import type { Photo, PhotoDef } from '../selling.schema.ts';
 
 /** Defaults. Objects are rebuilt from known fields only, so ignored properties never reach the rules. */
@@ -61,6 +62,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
         }),
       ),
       ...(rp.pricing ? { pricing: structuredClone(rp.pricing) } : {}),
+      ...(rp.hidden === true ? { hidden: true } : {}),
     })),
     services: (hotel.services ?? []).map((s) => ({
       id: s.id,
@@ -70,6 +72,7 @@ export function withDefaults(hotel: HotelDef): Hotel {
     })),
     taxes: (hotel.taxes ?? []).map(knownTaxFields),
     restrictions: (hotel.restrictions ?? []).map(knownRestrictionFields),
+    promotions: (hotel.promotions ?? []).map((p) => ({ ...structuredClone(p), code: normalCode(p.code) })),
     ...(hotel.legal
       ? {
           legal: {

@@ -1,4 +1,5 @@
 import type { CatalogFile, HotelDef } from '../catalog.schema.ts';
+import { duplicateCodes, lockedOutPlans, promotionProblems } from './promotion-problems.ts';
 import { ratePlanProblems } from './rate-plan-problems.ts';
 import { duplicates } from './references.ts';
 import { restrictionProblems } from './restriction-problems.ts';
@@ -82,6 +83,21 @@ function hotelProblems(hotel: HotelDef, at: string, warnings: string[]): string[
   (hotel.restrictions ?? []).forEach((restriction, r) => {
     problems.push(...restrictionProblems(restriction, roomTypeIds, ratePlanIds, `${at}/restrictions/${r}`));
   });
+  const promotions = hotel.promotions ?? [];
+  for (const i of duplicateCodes(promotions.map((p) => p.code)))
+    problems.push(
+      `${at}/promotions/${i}/code: duplicate promotion code ${JSON.stringify(promotions[i]?.code)}`,
+    );
+  promotions.forEach((promotion, i) => {
+    for (const p of promotionProblems(promotion, hotel))
+      problems.push(`${at}/promotions/${i}${p.path}: ${p.message}`);
+  });
+  for (const id of lockedOutPlans(hotel, promotions)) {
+    const p = hotel.ratePlans.findIndex((rp) => rp.id === id);
+    problems.push(
+      `${at}/ratePlans/${p}/hidden: no promotion code unlocks hidden rate plan ${JSON.stringify(id)} (add its id to a promotion's unlocksRatePlans)`,
+    );
+  }
   return problems;
 }
 

@@ -77,8 +77,27 @@ function globalInfo(r: ReservationRow, hotel: { id: string; name: string }) {
   const terms = policy.refundable
     ? `Free cancellation until ${policy.freeCancellationUntil ?? r.checkIn}; after that the fee is ${majorUnits(policy.penalty.amount, policy.penalty.currency)} ${policy.penalty.currency}.`
     : 'Non-refundable.';
+  // The promotion code (API.md 14.1) is the hotel's own code: a SpecialRequest in the HOTEL code
+  // context (the ALPINEBITS context holds the standard's codes, such as pets), with what it took off.
+  const promotion = r.stay.promotion;
+  const discount = r.stay.lines
+    .filter((l) => l.type === 'discount')
+    .reduce((sum, l) => sum + l.amount.amount, 0);
+  const specialRequests = promotion
+    ? [
+        {
+          '@_RequestCode': promotion.code,
+          '@_CodeContext': 'HOTEL',
+          Text: {
+            '@_TextFormat': 'PlainText',
+            '#text': `Promotion code ${promotion.code} (${promotion.name})${discount < 0 ? `: ${majorUnits(discount, r.currency)} ${r.currency}` : ''}`,
+          },
+        },
+      ]
+    : [];
   return {
     ...(comments.length > 0 ? { Comments: { Comment: comments } } : {}),
+    ...(specialRequests.length > 0 ? { SpecialRequests: { SpecialRequest: specialRequests } } : {}),
     CancelPenalties: { CancelPenalty: { PenaltyDescription: { Text: terms } } },
     HotelReservationIDs: {
       HotelReservationID: [{ '@_ResID_Type': '13', '@_ResID_Value': r.code, '@_ResID_Source': 'Innkeep' }],

@@ -26,7 +26,7 @@ export interface FolioLine {
 
 /** A reservation line as stored with the stay (API.md 2.2). */
 export interface StayLine {
-  type: 'room' | 'service' | 'tax';
+  type: 'room' | 'discount' | 'service' | 'tax';
   code: string;
   name: string;
   date?: string | undefined;
@@ -95,7 +95,8 @@ export function reservationLines(
     const sourceKey = keyed(line.type, line.code, date);
     return {
       id: idOf(sourceKey),
-      type: line.type,
+      // A promotion's discount comes off the rooms: on the folio it is a (negative) room line.
+      type: line.type === 'discount' ? 'room' : line.type,
       sourceKey,
       code: line.code,
       description: line.name,

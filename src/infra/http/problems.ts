@@ -32,6 +32,7 @@ export const PROBLEMS = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   restriction_window: { status: 422, title: 'Restriction window' },
+  promo_code_invalid: { status: 422, title: 'Promotion code not valid' },
   rate_limited: { status: 429, title: 'Too many requests' },
   sign_in_failed: { status: 401, title: 'Sign-in failed' },
   headers_too_large: { status: 431, title: 'Request headers too large' },

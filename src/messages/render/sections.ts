@@ -53,6 +53,10 @@ export function staySection(f: MessageFacts): Section {
       [t.labels.guests, partyOf(t, r)],
       [t.labels.rate, ratePlanName(f, r)],
       ...(r.specialRequests ? [[t.labels.specialRequests, r.specialRequests] as [string, string]] : []),
+      // The code the stay is priced with (API.md 14.1); its discount is among the price lines.
+      ...(r.promotion
+        ? [[t.labels.promotion, `${r.promotion.name} (${r.promotion.code})`] as [string, string]]
+        : []),
       [t.labels.total, formatMoney(t, r.total)],
     ],
   };

@@ -30,6 +30,7 @@ export interface Texts {
     rooms: string;
     guests: string;
     rate: string;
+    promotion: string;
     total: string;
     prices: string;
     cancellation: string;

@@ -93,7 +93,7 @@ function balanceItem(
 }
 
 /**
- * The schedule after a change of the stay (docs/api.md §13): the deposit stays what was paid; the
+ * The schedule after a change of the stay (docs/api.md §13.2.2): the deposit stays what was paid; the
  * balance becomes the new total less what is paid, due again `balanceDueDays` before the (new)
  * check-in, or at once when that moment has passed. Nothing left to pay: the balance is dropped
  * (or stays as paid when it was). `balanceDue` = when the worker charges it (null: never).
