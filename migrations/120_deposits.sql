@@ -7,14 +7,15 @@
 -- data (the provider keeps that), and neither can be charged without the service's own keys.
 CREATE TABLE cards_on_file (
   hotel_id        text NOT NULL REFERENCES hotels (id),
-  reservation_id  bigint NOT NULL REFERENCES reservations (id),
+  reservation_id  bigint NOT NULL,
   provider        text NOT NULL,
   token           text NOT NULL,
   customer        text,
   brand           text,
   last4           text,
   created_at      timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (hotel_id, reservation_id)
+  PRIMARY KEY (hotel_id, reservation_id),
+  FOREIGN KEY (hotel_id, reservation_id) REFERENCES reservations (hotel_id, id)
 );
 
 -- The balances to charge to the card on file, one per reservation while one is scheduled: the
@@ -23,13 +24,14 @@ CREATE TABLE cards_on_file (
 -- row lock, deletes the row with the outcome, so a balance is charged once whatever races.
 CREATE TABLE balance_charges (
   hotel_id        text NOT NULL REFERENCES hotels (id),
-  reservation_id  bigint NOT NULL REFERENCES reservations (id),
+  reservation_id  bigint NOT NULL,
   due_at          timestamptz NOT NULL,
   locked_until    timestamptz,
   claim           text,
   attempts        integer NOT NULL DEFAULT 0,
   last_error      text,
-  PRIMARY KEY (hotel_id, reservation_id)
+  PRIMARY KEY (hotel_id, reservation_id),
+  FOREIGN KEY (hotel_id, reservation_id) REFERENCES reservations (hotel_id, id)
 );
 CREATE INDEX balance_charges_due ON balance_charges (due_at);
 
@@ -40,3 +42,7 @@ ALTER TABLE guest_messages ADD CONSTRAINT guest_messages_kind_check CHECK (kind 
   'booking_modified', 'booking_cancelled', 'checkin_invitation', 'checkin_completed',
   'staff_invitation', 'staff_password_reset', 'invoice', 'payment_request'));
 
+-- On Citus (migration 113), the hotel's tables are sharded by hotel beside its reservations; elsewhere
+-- this does nothing.
+SELECT innkeep_shard_by_hotel('cards_on_file');
+SELECT innkeep_shard_by_hotel('balance_charges');

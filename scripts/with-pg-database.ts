@@ -12,7 +12,7 @@
  *
  * Citus (issue 37): with CITUS_URL set (a coordinator whose `postgres` database lists its workers),
  * the run is on that cluster: each database is made on every node with the extension
- * (test/helpers/citus-cluster.ts), the template's tables distributed by migration 126, and each
+ * (test/helpers/citus-cluster.ts), the template's tables distributed by migration 113, and each
  * test file's copy made on every node. `--citus` (npm run test:citus) asks for that run and is
  * reported as skipped without CITUS_URL.
  */

@@ -1,7 +1,7 @@
 import type { Executor } from '../infra/db/database.ts';
 
 /**
- * The SQL of `reservation_codes` (migration 125): each confirmation code once across every hotel,
+ * The SQL of `reservation_codes` (migration 112): each confirmation code once across every hotel,
  * with the hotel it belongs to. `reservations` keys its codes by hotel (it is sharded by hotel), so
  * this table is what keeps a code unique across hotels: a guest's lookup by code finds one.
  */

@@ -2,7 +2,7 @@
  * Test databases on a Citus cluster (`CITUS_URL`, the coordinator; issue 37). A Citus database is
  * one database of the same name on the coordinator and on every worker, each with the `citus`
  * extension, the workers registered in the coordinator's. The run's template is migrated once
- * (migration 126 distributes the tables); each test file's copy is made on every node from the
+ * (migration 113 distributes the tables); each test file's copy is made on every node from the
  * template's copy there, so the coordinator's metadata and the workers' shards still match.
  */
 import pg from 'pg';

@@ -37,7 +37,7 @@ DECLARE
     'channel_nights', 'channel_rate_plans', 'quotes', 'reservations', 'payments', 'checkin_sessions',
     'checkin_steps', 'events', 'webhook_deliveries', 'guest_messages', 'ical_feeds', 'ical_imports',
     'ical_holds', 'alpinebits_acks', 'stripe_payment_intents', 'folio_lines', 'folio_payments',
-    'invoice_counters', 'invoices', 'invoice_lines', 'verifactu_chain_heads', 'verifactu_records'];
+    'invoice_counters', 'invoices', 'invoice_lines', 'verifactu_chain_heads', 'verifactu_records', 'invoice_series'];
   fk record;
   keys text[][] := ARRAY[]::text[][];
   t text;
