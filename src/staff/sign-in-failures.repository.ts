@@ -2,16 +2,7 @@ import type { Executor } from '../infra/db/database.ts';
 
 /** SQL of `staff_sign_in_failures`: failed sign-ins per e-mail (hashed) in fixed windows. */
 export const signInFailuresRepository = {
-  /** The failures counted in the e-mail's window that has not ended by `now`. */
-  async current(db: Executor, emailHash: Buffer, now: Date, windowSeconds: number) {
-    const { rows } = await db.query<{ failures: number; window_start: Date }>(
-      'SELECT failures, window_start FROM staff_sign_in_failures WHERE client_hash = $1 AND window_start > $2',
-      [emailHash, new Date(now.getTime() - windowSeconds * 1000)],
-    );
-    return rows[0] ? { failures: rows[0].failures, windowStart: rows[0].window_start } : null;
-  },
-
-  /** Counts one failure in the e-mail's window (a new one starts when the last has ended); atomic across processes. */
+  /** Counts one attempt in the e-mail's window (a new one starts when the last has ended); atomic across processes. */
   async count(db: Executor, emailHash: Buffer, now: Date, windowSeconds: number) {
     const { rows } = await db.query<{ failures: number; window_start: Date }>(
       `INSERT INTO staff_sign_in_failures AS f (client_hash, window_start, failures) VALUES ($1, $2, 1)
@@ -24,6 +15,15 @@ export const signInFailuresRepository = {
     const row = rows[0];
     if (!row) throw new Error('sign-in failure not counted');
     return { failures: row.failures, windowStart: row.window_start };
+  },
+
+  /** Gives back an attempt counted in the window that started at `windowStart` (it succeeded). */
+  async forgive(db: Executor, emailHash: Buffer, windowStart: Date): Promise<void> {
+    await db.query(
+      `UPDATE staff_sign_in_failures SET failures = failures - 1
+        WHERE client_hash = $1 AND window_start = $2 AND failures > 0`,
+      [emailHash, windowStart],
+    );
   },
 
   async deleteEnded(db: Executor, before: Date): Promise<number> {

@@ -124,6 +124,30 @@ test('sign-in answers the same to unknown, invited and wrong, and locks an e-mai
   assert.equal((await attempt(`ana-${u}@example.com`, STRONG)).statusCode, 200, 'the window passes');
 });
 
+test('parallel wrong passwords for one e-mail: exactly 10 are checked, the rest locked', async (t) => {
+  const s = await startStaffApp(t);
+  const u = unique();
+  await activeStaff(s, { email: `race-${u}@example.com`, role: 'front_desk' });
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, () =>
+      s.t.inject({
+        method: 'POST',
+        url: `${AUTH}/sign-in`,
+        payload: { email: `race-${u}@example.com`, password: 'wrong password here' },
+      }),
+    ),
+  );
+  const codes = answers.map((a) => a.statusCode).sort();
+  assert.equal(codes.filter((c) => c === 401).length, 10, 'ten failures are checked');
+  assert.equal(codes.filter((c) => c === 429).length, 20, 'every other attempt is locked out');
+  const right = await s.t.inject({
+    method: 'POST',
+    url: `${AUTH}/sign-in`,
+    payload: { email: `race-${u}@example.com`, password: STRONG },
+  });
+  assert.equal(right.statusCode, 429, 'locked whatever the password');
+});
+
 test('a session authenticates the operator API with its role’s scopes; sign-out and disabling end it at once', async (t) => {
   const s = await startStaffApp(t);
   const u = unique();

@@ -32,20 +32,22 @@ function lockedOut(counted: { failures: number; windowStart: Date }, now: Date):
  * one Argon2id verification (against a decoy hash when there is no password to check), so neither
  * the answer nor its time tells whether the e-mail has an account. The 11th attempt within a
  * window of 10 failures is `429`, whatever the password, until the window passes.
+ *
+ * The attempt takes its place in the window before the password is checked (one atomic upsert),
+ * and a success gives it back: parallel guesses each see the ones before them, so no more than 10
+ * passwords are ever checked in a window, however many arrive at once on however many processes.
  */
 export async function signIn(ctx: StaffContext, email: string, password: string) {
   const now = ctx.clock.now();
   const hash = emailHash(email);
-  const current = await failures.current(ctx.db, hash, now, SIGN_IN_WINDOW_SECONDS);
-  const locked = current && lockedOut(current, now);
+  const counted = await failures.count(ctx.db, hash, now, SIGN_IN_WINDOW_SECONDS);
+  const locked = lockedOut({ failures: counted.failures - 1, windowStart: counted.windowStart }, now);
   if (locked) throw locked;
   const account = await accounts.byEmail(ctx.db, email);
   const stored = account?.passwordHash ?? (await decoyHash());
   const matches = await verifyPassword(stored, password);
-  if (!account || !account.passwordHash || !matches || account.status !== 'active') {
-    await failures.count(ctx.db, hash, now, SIGN_IN_WINDOW_SECONDS);
-    throw signInFailed();
-  }
+  if (!account || !account.passwordHash || !matches || account.status !== 'active') throw signInFailed();
+  await failures.forgive(ctx.db, hash, counted.windowStart);
   const secret = await ctx.db.transaction((tx) => startSession(tx, ctx, account.id));
   return { secret, answer: signedInView(account) };
 }
