@@ -1076,6 +1076,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/reservations/{reservation}/charge-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge the card on file
+         * @description Charges the card the guest left with a deposit plan, now and without the guest: the folio’s balance by default, or `amount` (a no-show fee), never more than the balance (`409 amount_exceeds_balance`); a reservation without a card on file is `409 no_card_on_file`; a decline is `402 payment_failed` and changes nothing. Once per `Idempotency-Key`. The payment shows in the folio with `method: card`. See docs/api.md §13.2.
+         *
+         *     Scope: `folios:write`.
+         */
+        post: operations["chargeCardOnFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operator/reservations/{reservation}/depart": {
         parameters: {
             query?: never;
@@ -1562,11 +1584,18 @@ export interface components {
             lines: components["schemas"]["PriceLine"][];
             nights: number;
             payment: {
+                /** @description the card on file (a `deposit` plan), as the provider names it */
+                card?: {
+                    brand?: string;
+                    last4?: string;
+                };
                 due: components["schemas"]["Money"];
                 paid: components["schemas"]["Money"];
+                /** @description a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13.2.2); absent for other plans */
+                schedule?: components["schemas"]["ScheduledPayment"][];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
             };
-            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
             promotion?: {
                 /** @example SPRING-25 */
                 code: string;
@@ -1574,9 +1603,19 @@ export interface components {
                 name: string;
             };
             ratePlan: {
+                /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                balanceDueDays?: number;
+                /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                deposit?: {
+                    /** @description the price of the first n nights */
+                    nights?: number;
+                    /** @description percent of the total */
+                    percent?: number;
+                };
                 id: string;
                 name: string;
-                prepayment: "none" | "full";
+                /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                prepayment: "none" | "full" | "deposit";
                 refundable: boolean;
             };
             rooms: number;
@@ -1680,11 +1719,18 @@ export interface components {
             lines: components["schemas"]["PriceLine"][];
             nights: number;
             payment: {
+                /** @description the card on file (a `deposit` plan), as the provider names it */
+                card?: {
+                    brand?: string;
+                    last4?: string;
+                };
                 due: components["schemas"]["Money"];
                 paid: components["schemas"]["Money"];
+                /** @description a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13.2.2); absent for other plans */
+                schedule?: components["schemas"]["ScheduledPayment"][];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
             };
-            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
             promotion?: {
                 /** @example SPRING-25 */
                 code: string;
@@ -1692,9 +1738,19 @@ export interface components {
                 name: string;
             };
             ratePlan: {
+                /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                balanceDueDays?: number;
+                /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                deposit?: {
+                    /** @description the price of the first n nights */
+                    nights?: number;
+                    /** @description percent of the total */
+                    percent?: number;
+                };
                 id: string;
                 name: string;
-                prepayment: "none" | "full";
+                /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                prepayment: "none" | "full" | "deposit";
                 refundable: boolean;
             };
             rooms: number;
@@ -1738,7 +1794,7 @@ export interface components {
             date?: string;
             name: string;
             quantity: number;
-            /** @description a `discount` line (a promotion code, docs/api.md §13.1) has a negative amount */
+            /** @description a `discount` line (a promotion code, docs/api.md §13.2.1) has a negative amount */
             type: "room" | "discount" | "service" | "tax";
             unitAmount: components["schemas"]["Money"];
         };
@@ -1752,7 +1808,7 @@ export interface components {
              * @example no_availability
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "invoicing_not_configured" | "nothing_to_invoice" | "already_invoiced" | "already_corrected" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "promo_code_invalid" | "rate_limited" | "sign_in_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
+            code: "validation_error" | "unauthorized" | "payment_required" | "payment_failed" | "forbidden" | "not_found" | "method_not_allowed" | "no_availability" | "reservation_cancelled" | "quote_already_used" | "not_modifiable" | "step_out_of_order" | "step_not_applicable" | "session_completed" | "idempotency_in_progress" | "invoicing_not_configured" | "nothing_to_invoice" | "already_invoiced" | "already_corrected" | "amount_exceeds_balance" | "no_card_on_file" | "quote_expired" | "session_expired" | "precondition_failed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "restriction_window" | "promo_code_invalid" | "rate_limited" | "sign_in_failed" | "headers_too_large" | "internal_error" | "service_unavailable" | "database_unavailable";
             detail: string;
             errors?: ({
                 message: string;
@@ -1857,7 +1913,7 @@ export interface components {
                     };
                 }[];
             };
-            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
             promotion?: {
                 /** @example SPRING-25 */
                 code: string;
@@ -1865,9 +1921,19 @@ export interface components {
                 name: string;
             };
             ratePlan: {
+                /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                balanceDueDays?: number;
+                /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                deposit?: {
+                    /** @description the price of the first n nights */
+                    nights?: number;
+                    /** @description percent of the total */
+                    percent?: number;
+                };
                 id: string;
                 name: string;
-                prepayment: "none" | "full";
+                /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                prepayment: "none" | "full" | "deposit";
                 refundable: boolean;
             };
             rooms: number;
@@ -1937,11 +2003,18 @@ export interface components {
             lines: components["schemas"]["PriceLine"][];
             nights: number;
             payment: {
+                /** @description the card on file (a `deposit` plan), as the provider names it */
+                card?: {
+                    brand?: string;
+                    last4?: string;
+                };
                 due: components["schemas"]["Money"];
                 paid: components["schemas"]["Money"];
+                /** @description a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13.2.2); absent for other plans */
+                schedule?: components["schemas"]["ScheduledPayment"][];
                 status: "unpaid" | "paid" | "refunded" | "partially_refunded";
             };
-            /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+            /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
             promotion?: {
                 /** @example SPRING-25 */
                 code: string;
@@ -1949,9 +2022,19 @@ export interface components {
                 name: string;
             };
             ratePlan: {
+                /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                balanceDueDays?: number;
+                /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                deposit?: {
+                    /** @description the price of the first n nights */
+                    nights?: number;
+                    /** @description percent of the total */
+                    percent?: number;
+                };
                 id: string;
                 name: string;
-                prepayment: "none" | "full";
+                /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                prepayment: "none" | "full" | "deposit";
                 refundable: boolean;
             };
             rooms: number;
@@ -1980,6 +2063,18 @@ export interface components {
             updatedAt: string;
             /** @description also sent as the ETag; send it back in If-Match */
             version: number;
+        };
+        ScheduledPayment: {
+            amount: components["schemas"]["Money"];
+            /** @description `card_on_file`: charged by the service when due; `at_hotel`: a balance paid at the hotel (`balanceDueDays` 0), or by the desk with charge-card */
+            collection: "card_on_file" | "at_hotel";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC instant
+             */
+            dueAt: string;
+            kind: "deposit" | "balance";
+            status: "paid" | "scheduled" | "failed" | "cancelled";
         };
         /** @description Offers for the stay, and the room types that cannot be sold with the reason */
         SearchResult: {
@@ -2063,7 +2158,7 @@ export interface components {
                         };
                     }[];
                 };
-                /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+                /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
                 promotion?: {
                     /** @example SPRING-25 */
                     code: string;
@@ -2071,9 +2166,19 @@ export interface components {
                     name: string;
                 };
                 ratePlan: {
+                    /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                    balanceDueDays?: number;
+                    /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                    deposit?: {
+                        /** @description the price of the first n nights */
+                        nights?: number;
+                        /** @description percent of the total */
+                        percent?: number;
+                    };
                     id: string;
                     name: string;
-                    prepayment: "none" | "full";
+                    /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                    prepayment: "none" | "full" | "deposit";
                     refundable: boolean;
                 };
                 roomType: {
@@ -4716,9 +4821,18 @@ export interface operations {
                         }[];
                         /** @description the rate plans, as offers of a search name them */
                         ratePlans: {
+                            balanceDueDays?: number;
+                            /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                            deposit?: {
+                                /** @description the price of the first n nights */
+                                nights?: number;
+                                /** @description percent of the total */
+                                percent?: number;
+                            };
                             id: string;
                             name: string;
-                            prepayment: "none" | "full";
+                            /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                            prepayment: "none" | "full" | "deposit";
                             refundable: boolean;
                         }[];
                         roomTypes: {
@@ -10773,11 +10887,18 @@ export interface operations {
                         lines: components["schemas"]["PriceLine"][];
                         nights: number;
                         payment: {
+                            /** @description the card on file (a `deposit` plan), as the provider names it */
+                            card?: {
+                                brand?: string;
+                                last4?: string;
+                            };
                             due: components["schemas"]["Money"];
                             paid: components["schemas"]["Money"];
+                            /** @description a `deposit` plan: the deposit taken at booking and the balance charged to the card on file at checkIn − balanceDueDays (docs/api.md §13.2.2); absent for other plans */
+                            schedule?: components["schemas"]["ScheduledPayment"][];
                             status: "unpaid" | "paid" | "refunded" | "partially_refunded";
                         };
-                        /** @description the promotion code applied (docs/api.md §13.1); its discount is the `discount` line */
+                        /** @description the promotion code applied (docs/api.md §13.2.1); its discount is the `discount` line */
                         promotion?: {
                             /** @example SPRING-25 */
                             code: string;
@@ -10785,9 +10906,19 @@ export interface operations {
                             name: string;
                         };
                         ratePlan: {
+                            /** @description a `deposit` plan: days before check-in the balance is charged to the card on file (at CHECKIN_INVITE_TIME, hotel time); 0 = paid at the hotel */
+                            balanceDueDays?: number;
+                            /** @description what a `deposit` plan takes at booking: one of `percent` or `nights` */
+                            deposit?: {
+                                /** @description the price of the first n nights */
+                                nights?: number;
+                                /** @description percent of the total */
+                                percent?: number;
+                            };
                             id: string;
                             name: string;
-                            prepayment: "none" | "full";
+                            /** @description `none`: paid at the hotel; `full`: the whole stay at booking; `deposit`: part at booking (`deposit`), the balance later to the card on file (`balanceDueDays`) */
+                            prepayment: "none" | "full" | "deposit";
                             refundable: boolean;
                         };
                         rooms: number;
@@ -11449,6 +11580,213 @@ export interface operations {
             };
             /** @description `precondition_failed` */
             412: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    /** @description One item per limit: `"general";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description One item per limit (`general` per client address; `operator` per operator key on the operator API): `"general";q=<quota>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `database_unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    chargeCardOnFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: 1–255 characters, bare (`k-123`) or as a quoted structured-field string (`"k-123"`, the same key; the quotes count towards the length). The same key and body within 24 h replays the first completed answer. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description confirmation code
+                 * @example R7K3M9Q2X
+                 */
+                reservation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description minor units; default the folio’s balance. Never more than the balance (409 amount_exceeds_balance) */
+                    amount?: number;
+                    /**
+                     * @description why the card is charged: the balance, a no-show fee, … (recorded with the payment’s event)
+                     * @example no-show fee
+                     */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the folio’s balance after the charge */
+                        balance: {
+                            amount: number;
+                            currency: string;
+                        };
+                        payment: {
+                            amount: components["schemas"]["Money"];
+                            /** Format: date-time */
+                            at: string;
+                            /** @description `fp_…`: the payment as the folio shows it (method `card`) */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "payment";
+                            /** @enum {string} */
+                            method: "card";
+                            /** @description the provider’s reference */
+                            reference: string | null;
+                        };
+                        reason: string;
+                        /** @description confirmation code */
+                        reservationId: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payment_failed` */
+            402: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `amount_exceeds_balance`, `no_card_on_file`, `idempotency_in_progress` */
+            409: {
                 headers: {
                     /** @description The caller’s `X-Request-Id` when acceptable, else a generated one. */
                     "X-Request-Id": string;
@@ -12690,7 +13028,7 @@ export interface operations {
                             createdAt: string;
                             /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
                             id: string;
-                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice";
+                            kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice" | "payment_request";
                             language: "en" | "es" | "pt";
                             /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
                             lastError: string | null;
@@ -12840,7 +13178,7 @@ export interface operations {
                         createdAt: string;
                         /** @example msg_3k9f0a1b2c3d4e5f6g7h8j9k0m */
                         id: string;
-                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice";
+                        kind: "booking_confirmation" | "booking_modified" | "booking_cancelled" | "checkin_invitation" | "checkin_completed" | "invoice" | "payment_request";
                         language: "en" | "es" | "pt";
                         /** @description what the last failed attempt was told (an SMTP reply, a connection error) */
                         lastError: string | null;

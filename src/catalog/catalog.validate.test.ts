@@ -58,7 +58,7 @@ describe('parseCatalog: schema errors', () => {
       'hotels/0/currency: must match pattern "^[A-Z]{3}$"',
       'hotels/0/roomTypes/0/maxOccupancy: is required',
       'hotels/0/roomTypes/1/count: must be >= 0',
-      'hotels/0/ratePlans/0/prepayment: must be one of "none", "full"',
+      'hotels/0/ratePlans/0/prepayment: must be one of "none", "full", "deposit"',
       'hotels/0/ratePlans/0/prices/double/base: must be integer',
     ]);
   });

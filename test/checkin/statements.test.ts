@@ -59,9 +59,11 @@ describe('check-in statement budget (issue 9)', () => {
     );
     atMost(identity.statements, 7, 'the identity document step');
     await stepOk(t, id, 'signature', SIGNATURE);
-    // The last step: the charge, its ledger row and event, the step, the completion and its event.
+    // The last step: the charge, its ledger row and event, the step, the completion and its event,
+    // and the guest messages' wake-up, a statement of its own since Citus refuses a NOTIFY inside a
+    // write routed to a shard (issue 37).
     const payment = await counter.count(() => stepOk(t, id, 'payment', { token: 'tok_visa' }));
-    atMost(payment.statements, 12, 'the paying, completing step');
+    atMost(payment.statements, 13, 'the paying, completing step');
 
     const again = await counter.count(() =>
       openSession(t, { reservationId: booked.code }, { authorization: `Bearer ${booked.token}` }),

@@ -20,6 +20,7 @@ import { renderAudit, resetAudit } from './desk-audit.js';
 import { auth, currentPerson } from './desk-auth.js';
 import { renderCalendar } from './desk-calendar.js';
 import { paymentAlerts } from './desk-payments.js';
+import { renderPromotions, resetPromotions } from './desk-promotions.js';
 import { reservationSummary, showReservation } from './desk-reservation.js';
 import { renderLinkPage, renderSignIn } from './desk-sign-in.js';
 import { renderStaff, resetStaff } from './desk-staff.js';
@@ -35,7 +36,7 @@ const state = {
   today: null, // { date, arrivals, departures, problem }
   search: { q: '', status: '', results: null, nextCursor: null, problem: null },
   detail: null, // the reservation shown, from a list
-  can: { staff: false, audit: false }, // sections the credential may open (API.md 12)
+  can: { staff: false, audit: false, promotions: false }, // sections the credential may open (API.md 12)
 };
 
 const hotel = () => state.hotels.find((x) => x.id === state.hotelId);
@@ -60,6 +61,8 @@ async function render() {
   if (state.view === 'calendar') return renderCalendar({ frame, hotel: hotel(), signedOut });
   if (state.view === 'staff' && state.can.staff)
     return renderStaff({ frame, hotels: state.hotels, signedOut });
+  if (state.view === 'promotions' && state.can.promotions)
+    return renderPromotions({ frame, hotel: hotel(), signedOut });
   if (state.view === 'audit' && state.can.audit)
     return renderAudit({ frame, hotels: state.hotels, signedOut });
   return renderToday();
@@ -129,9 +132,21 @@ async function loadHotels(key) {
       () => true,
       () => false,
     );
-  const [staff, audit] = await Promise.all([reads('/staff'), reads('/audit-log?limit=1')]);
-  state.can = { staff, audit };
+  // Promotion codes need inventory:write, which a read cannot probe: a person's role says it; for a
+  // key, the list answers 403 without it (its scope check comes before the hotel's).
+  const promotionsAllowed = state.hotelId
+    ? state.person
+      ? allowed('inventory:write')
+      : reads(`/hotels/${encodeURIComponent(state.hotelId)}/promotions`)
+    : false;
+  const [staff, audit, promotions] = await Promise.all([
+    reads('/staff'),
+    reads('/audit-log?limit=1'),
+    promotionsAllowed,
+  ]);
+  state.can = { staff, audit, promotions };
   resetStaff();
+  resetPromotions();
   resetAudit();
 }
 
@@ -147,7 +162,7 @@ async function signOut() {
     today: null,
     detail: null,
     view: 'today',
-    can: { staff: false, audit: false },
+    can: { staff: false, audit: false, promotions: false },
   });
   state.search = { q: '', status: '', results: null, nextCursor: null, problem: null };
   render();
@@ -212,6 +227,7 @@ function frame(...content) {
         allowed('reservations:read') ? tab('search') : null,
         allowed('inventory:read') ? tab('calendar') : null,
         state.person ? tab('account') : null,
+        state.can.promotions ? tab('promotions') : null,
         state.can.staff ? tab('staff') : null,
         state.can.audit ? tab('audit') : null,
       ),
