@@ -36,6 +36,8 @@ export interface AttemptRecord {
 /** One attempt of a claimed delivery and what came of it, to record. */
 export interface AttemptOutcome extends AttemptRecord {
   id: number;
+  /** The delivery's hotel: its outcome is recorded in that hotel's rows (one shard on Citus). */
+  hotelId: string;
   claim: string;
   /** Null when delivered; else the delay before the next attempt. */
   retryAfterSeconds: number | null;
@@ -100,57 +102,84 @@ export const deliveryRepository = {
   },
 
   /**
-   * Records attempts and their outcomes, in one statement for the whole batch, each only if its
-   * claim still holds (a lease that ran out, or an endpoint deleted meanwhile, leaves it out).
-   * `retryAfterSeconds` null = delivered; else the delivery is due again then, or `failed` when that
-   * is past `giveUpAfterSeconds` from its creation. Answers the new status of each recorded one.
+   * Records attempts and their outcomes, a statement per hotel (on Citus one shard each) and one
+   * for the attempt log, each only if its claim still holds (a lease that ran out, or an endpoint
+   * deleted meanwhile, leaves it out). `retryAfterSeconds` null = delivered; else the delivery is
+   * due again then, or `failed` when that is past `giveUpAfterSeconds` from its creation. Answers
+   * the new status of each recorded one.
    */
   async record(
-    db: Executor,
+    tx: Executor,
     outcomes: readonly AttemptOutcome[],
     giveUpAfterSeconds: number,
   ): Promise<Map<number, 'delivered' | 'pending' | 'failed'>> {
-    const { rows } = await db.query<{ id: number; status: 'delivered' | 'pending' | 'failed' }>(
-      `WITH r AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::timestamptz[],
-                              $6::int[], $7::text[], $8::int[], $9::float8[])
-           AS r(id, claim, attempt, event_id, attempted_at, http_status, error, duration_ms, retry_after)
-       ), done AS (
-         UPDATE webhook_deliveries d
+    // The transaction's clock as a parameter: Citus refuses now() inside a CASE of a distributed
+    // UPDATE, and now() is the same for the whole transaction anyway.
+    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
+    const now = clock.rows[0]?.now as Date;
+    const statuses = new Map<number, 'delivered' | 'pending' | 'failed'>();
+    const logged: { outcome: AttemptOutcome; endpointId: number }[] = [];
+    const hotels = new Map<string, AttemptOutcome[]>();
+    for (const o of outcomes) hotels.set(o.hotelId, [...(hotels.get(o.hotelId) ?? []), o]);
+    for (const [hotelId, batch] of hotels) {
+      const { rows } = await tx.query<{
+        id: number;
+        status: 'delivered' | 'pending' | 'failed';
+        endpoint_id: number;
+      }>(
+        `UPDATE webhook_deliveries d
             SET locked_until = NULL, claim = NULL,
                 status = CASE WHEN r.retry_after IS NULL THEN 'delivered'
-                              WHEN now() + make_interval(secs => r.retry_after)
-                                   > d.created_at + make_interval(secs => $10::float8) THEN 'failed'
+                              WHEN $4::timestamptz + make_interval(secs => r.retry_after)
+                                   > d.created_at + make_interval(secs => $5::float8) THEN 'failed'
                               ELSE 'pending' END,
                 next_attempt_at = CASE WHEN r.retry_after IS NULL THEN d.next_attempt_at
-                                       ELSE now() + make_interval(secs => r.retry_after) END,
+                                       ELSE $4::timestamptz + make_interval(secs => r.retry_after) END,
                 finished_at = CASE WHEN r.retry_after IS NULL
-                                     OR now() + make_interval(secs => r.retry_after)
-                                        > d.created_at + make_interval(secs => $10::float8)
-                                   THEN now() END
-           FROM r WHERE d.id = r.id AND d.claim = r.claim
-         RETURNING d.id, d.status, d.endpoint_id
-       ), logged AS (
-         INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms)
-         SELECT done.endpoint_id, r.event_id, r.attempt, r.attempted_at, r.http_status, r.error, r.duration_ms
-           FROM done JOIN r ON r.id = done.id
-          ORDER BY r.attempted_at, r.id
-       )
-       SELECT id, status FROM done`,
-      [
-        outcomes.map((o) => o.id),
-        outcomes.map((o) => o.claim),
-        outcomes.map((o) => o.attempt),
-        outcomes.map((o) => o.eventId),
-        outcomes.map((o) => o.attemptedAt.toISOString()),
-        outcomes.map((o) => o.status),
-        outcomes.map((o) => o.error),
-        outcomes.map((o) => o.durationMs),
-        outcomes.map((o) => o.retryAfterSeconds),
-        giveUpAfterSeconds,
-      ],
-    );
-    return new Map(rows.map((r) => [Number(r.id), r.status]));
+                                     OR $4::timestamptz + make_interval(secs => r.retry_after)
+                                        > d.created_at + make_interval(secs => $5::float8)
+                                   THEN $4::timestamptz END
+           FROM unnest($1::bigint[], $2::text[], $3::float8[]) AS r(id, claim, retry_after)
+          WHERE d.hotel_id = $6 AND d.id = r.id AND d.claim = r.claim
+         RETURNING d.id, d.status, d.endpoint_id`,
+        [
+          batch.map((o) => o.id),
+          batch.map((o) => o.claim),
+          batch.map((o) => o.retryAfterSeconds),
+          now,
+          giveUpAfterSeconds,
+          hotelId,
+        ],
+      );
+      for (const row of rows) {
+        statuses.set(Number(row.id), row.status);
+        const outcome = batch.find((o) => o.id === Number(row.id)) as AttemptOutcome;
+        logged.push({ outcome, endpointId: Number(row.endpoint_id) });
+      }
+    }
+    if (logged.length > 0) {
+      logged.sort(
+        (a, b) =>
+          a.outcome.attemptedAt.getTime() - b.outcome.attemptedAt.getTime() || a.outcome.id - b.outcome.id,
+      );
+      await tx.query(
+        `INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms)
+         SELECT endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms
+           FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[])
+                WITH ORDINALITY AS r(endpoint_id, event_id, attempt, attempted_at, http_status, error, duration_ms, n)
+          ORDER BY n`,
+        [
+          logged.map((l) => l.endpointId),
+          logged.map((l) => l.outcome.eventId),
+          logged.map((l) => l.outcome.attempt),
+          logged.map((l) => l.outcome.attemptedAt.toISOString()),
+          logged.map((l) => l.outcome.status),
+          logged.map((l) => l.outcome.error),
+          logged.map((l) => l.outcome.durationMs),
+        ],
+      );
+    }
+    return statuses;
   },
 
   /** Gives a claimed delivery back untried (shutdown): due at once, the attempt not counted. */

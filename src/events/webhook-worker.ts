@@ -98,6 +98,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
     return {
       id: delivery.id,
+      hotelId: delivery.event.hotelId,
       claim: delivery.claim,
       attempt: delivery.attempt,
       eventId: delivery.event.id,

@@ -207,6 +207,7 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
     }
     return {
       id: message.id,
+      hotelId: message.hotelId,
       claim: message.claim,
       result: outcome.result,
       error,

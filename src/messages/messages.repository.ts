@@ -42,6 +42,8 @@ export interface ClaimedMessage extends MessageRow {
 /** How one attempt ended, to record. */
 export interface MessageOutcome {
   id: number;
+  /** The message's hotel ('' for a staff e-mail): its outcome is recorded in that hotel's rows. */
+  hotelId: string;
   claim: string;
   /** `dropped`: an invitation no longer wanted (stay cancelled, check-in done): the row goes. */
   result: 'sent' | 'retry' | 'failed' | 'dropped';
@@ -214,51 +216,68 @@ export const messageRepository = {
   },
 
   /**
-   * Records outcomes in one statement, each only if its claim still holds. A retry that would come
-   * after `giveUpAfterSeconds` from the message's creation fails instead. Answers the messages that
-   * ended `failed`, for their `message.failed` events.
+   * Records outcomes, a statement or two per hotel (on Citus one shard each), each only if its
+   * claim still holds. A retry that would come after `giveUpAfterSeconds` from the message's
+   * creation fails instead. Answers the messages that ended `failed`, for their `message.failed`
+   * events.
    */
   async record(
     tx: Executor,
     outcomes: readonly MessageOutcome[],
     giveUpAfterSeconds: number,
   ): Promise<MessageRow[]> {
-    await tx.query(
-      `DELETE FROM guest_messages m USING unnest($1::bigint[], $2::text[], $3::text[]) AS r(id, claim, result)
-        WHERE m.id = r.id AND m.claim = r.claim AND r.result = 'dropped'`,
-      [outcomes.map((o) => o.id), outcomes.map((o) => o.claim), outcomes.map((o) => o.result)],
-    );
-    const { rows } = await tx.query(
-      `WITH r AS (
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::float8[])
-           AS r(id, claim, result, error, retry_after)
-          WHERE r.result <> 'dropped'
-       ), verdict AS (
-         SELECT r.*, CASE WHEN r.result = 'retry' AND now() + make_interval(secs => r.retry_after)
-                               > m.created_at + make_interval(secs => $6::float8) THEN 'failed'
-                          ELSE r.result END AS ends
-           FROM r JOIN guest_messages m ON m.id = r.id
-       )
-       UPDATE guest_messages m
-          SET locked_until = NULL, claim = NULL, last_error = v.error,
-              status = CASE v.ends WHEN 'sent' THEN 'sent' WHEN 'failed' THEN 'failed' ELSE 'queued' END,
-              sent_at = CASE WHEN v.ends = 'sent' THEN now() END,
-              send_after = CASE WHEN v.ends = 'retry' THEN now() + make_interval(secs => v.retry_after)
-                                ELSE m.send_after END
-         FROM verdict v WHERE m.id = v.id AND m.claim = v.claim
-       RETURNING ${COLUMNS.split(',')
-         .map((c) => `m.${c.trim()}`)
-         .join(', ')}`,
-      [
-        outcomes.map((o) => o.id),
-        outcomes.map((o) => o.claim),
-        outcomes.map((o) => o.result),
-        outcomes.map((o) => o.error),
-        outcomes.map((o) => o.retryAfterSeconds),
-        giveUpAfterSeconds,
-      ],
-    );
-    return rows.map(toRow).filter((m) => m.status === 'failed');
+    // The transaction's clock as a parameter: Citus refuses now() inside a CASE of a distributed
+    // UPDATE, and now() is the same for the whole transaction anyway.
+    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
+    const now = clock.rows[0]?.now as Date;
+    const hotels = new Map<string, MessageOutcome[]>();
+    for (const o of outcomes) hotels.set(o.hotelId, [...(hotels.get(o.hotelId) ?? []), o]);
+    const failed: MessageRow[] = [];
+    for (const [hotelId, batch] of hotels) {
+      const dropped = batch.filter((o) => o.result === 'dropped');
+      if (dropped.length > 0) {
+        await tx.query(
+          `DELETE FROM guest_messages m USING unnest($1::bigint[], $2::text[]) AS r(id, claim)
+            WHERE m.hotel_id = $3 AND m.id = r.id AND m.claim = r.claim`,
+          [dropped.map((o) => o.id), dropped.map((o) => o.claim), hotelId],
+        );
+      }
+      const kept = batch.filter((o) => o.result !== 'dropped');
+      if (kept.length === 0) continue;
+      const { rows } = await tx.query(
+        `UPDATE guest_messages m
+            SET locked_until = NULL, claim = NULL, last_error = r.error,
+                status = CASE WHEN r.result = 'sent' THEN 'sent'
+                              WHEN r.result = 'failed'
+                                OR (r.result = 'retry' AND $6::timestamptz + make_interval(secs => r.retry_after)
+                                    > m.created_at + make_interval(secs => $7::float8)) THEN 'failed'
+                              ELSE 'queued' END,
+                sent_at = CASE WHEN r.result = 'sent' THEN $6::timestamptz END,
+                send_after = CASE WHEN r.result = 'retry'
+                                   AND $6::timestamptz + make_interval(secs => r.retry_after)
+                                       <= m.created_at + make_interval(secs => $7::float8)
+                                  THEN $6::timestamptz + make_interval(secs => r.retry_after)
+                                  ELSE m.send_after END
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::float8[])
+                AS r(id, claim, result, error, retry_after)
+          WHERE m.hotel_id = $8 AND m.id = r.id AND m.claim = r.claim
+         RETURNING ${COLUMNS.split(',')
+           .map((c) => `m.${c.trim()}`)
+           .join(', ')}`,
+        [
+          kept.map((o) => o.id),
+          kept.map((o) => o.claim),
+          kept.map((o) => o.result),
+          kept.map((o) => o.error),
+          kept.map((o) => o.retryAfterSeconds),
+          now,
+          giveUpAfterSeconds,
+          hotelId,
+        ],
+      );
+      failed.push(...rows.map(toRow).filter((m) => m.status === 'failed'));
+    }
+    return failed;
   },
 
   /** Gives a claimed message back untried (shutdown): due at once, the attempt not counted. */

@@ -42,26 +42,41 @@ export const balanceChargesRepository = {
     claim: string,
     leaseMs: number,
   ): Promise<ClaimedBalance[]> {
-    const { rows } = await ex.query<{
-      hotel_id: string;
-      reservation_id: string | number;
-      claim: string;
-      attempts: number;
-    }>(
-      `UPDATE balance_charges b SET claim = $3, locked_until = $4, attempts = b.attempts + 1
-       FROM (SELECT hotel_id, reservation_id FROM balance_charges
-             WHERE due_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-             ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-       WHERE b.hotel_id = due.hotel_id AND b.reservation_id = due.reservation_id
-       RETURNING b.hotel_id, b.reservation_id, b.claim, b.attempts`,
-      [now, limit, claim, new Date(now.getTime() + leaseMs)],
+    // Hotel by hotel (the hotels with the longest-due balances first): a locking read stays inside
+    // one hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await ex.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM balance_charges
+        WHERE due_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+        GROUP BY hotel_id ORDER BY min(due_at) LIMIT $2`,
+      [now, limit],
     );
-    return rows.map((r) => ({
-      hotelId: r.hotel_id,
-      reservationId: Number(r.reservation_id),
-      claim: r.claim,
-      attempts: r.attempts,
-    }));
+    const claimed: ClaimedBalance[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (claimed.length >= limit) break;
+      const { rows } = await ex.query<{
+        hotel_id: string;
+        reservation_id: string | number;
+        claim: string;
+        attempts: number;
+      }>(
+        `UPDATE balance_charges b SET claim = $3, locked_until = $4, attempts = b.attempts + 1
+         FROM (SELECT hotel_id, reservation_id FROM balance_charges
+               WHERE hotel_id = $5 AND due_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+               ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+         WHERE b.hotel_id = $5 AND b.hotel_id = due.hotel_id AND b.reservation_id = due.reservation_id
+         RETURNING b.hotel_id, b.reservation_id, b.claim, b.attempts`,
+        [now, limit - claimed.length, claim, new Date(now.getTime() + leaseMs), hotelId],
+      );
+      claimed.push(
+        ...rows.map((r) => ({
+          hotelId: r.hotel_id,
+          reservationId: Number(r.reservation_id),
+          claim: r.claim,
+          attempts: r.attempts,
+        })),
+      );
+    }
+    return claimed;
   },
 
   /** Whether `claim` still holds the row, locking it until the transaction ends. */

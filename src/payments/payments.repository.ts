@@ -99,9 +99,9 @@ export const paymentLedger = {
     ex: Executor,
     provider: string,
     providerRef: string,
-  ): Promise<{ reservationId: number; amount: number } | null> {
-    const { rows } = await ex.query<{ reservationId: number; amount: number }>(
-      `SELECT reservation_id AS "reservationId", amount FROM payments
+  ): Promise<{ reservationId: number; hotelId: string; amount: number } | null> {
+    const { rows } = await ex.query<{ reservationId: number; hotelId: string; amount: number }>(
+      `SELECT reservation_id AS "reservationId", hotel_id AS "hotelId", amount FROM payments
        WHERE provider = $1 AND provider_ref = $2 AND kind = 'charge'`,
       [provider, providerRef],
     );
@@ -116,7 +116,8 @@ export const paymentLedger = {
     const { rows } = await ex.query<{ providerRef: string; provider: string; left: number }>(
       `SELECT c.provider_ref AS "providerRef", c.provider,
               c.amount - COALESCE((SELECT sum(r.amount) FROM payments r
-                 WHERE r.kind = 'refund' AND r.charge_ref = c.provider_ref AND r.status <> 'failed'), 0) AS "left"
+                 WHERE r.hotel_id = c.hotel_id AND r.kind = 'refund' AND r.charge_ref = c.provider_ref
+                   AND r.status <> 'failed'), 0) AS "left"
        FROM payments c WHERE c.reservation_id = $1 AND c.kind = 'charge'
        ORDER BY c.id DESC`,
       [reservationId],
@@ -154,14 +155,27 @@ export const paymentLedger = {
    * is claiming are skipped (SKIP LOCKED), so each refund goes to one process.
    */
   async claimDuePending(ex: Executor, now: Date, limit: number, leaseMs: number): Promise<PendingRefund[]> {
-    const { rows } = await ex.query<PendingRefund>(
-      `UPDATE payments SET next_attempt_at = $3
-       WHERE id IN (SELECT id FROM payments WHERE status = 'pending' AND next_attempt_at <= $1
-                    ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING ${PENDING_COLUMNS}`,
-      [now, limit, new Date(now.getTime() + leaseMs)],
+    // Hotel by hotel (the hotels with the longest-due refunds first): a locking read stays inside
+    // one hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await ex.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM payments WHERE status = 'pending' AND next_attempt_at <= $1
+        GROUP BY hotel_id ORDER BY min(next_attempt_at) LIMIT $2`,
+      [now, limit],
     );
-    return rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount) }));
+    const claimed: PendingRefund[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (claimed.length >= limit) break;
+      const { rows } = await ex.query<PendingRefund>(
+        `UPDATE payments SET next_attempt_at = $3
+         WHERE hotel_id = $4 AND id IN (
+           SELECT id FROM payments WHERE hotel_id = $4 AND status = 'pending' AND next_attempt_at <= $1
+            ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING ${PENDING_COLUMNS}`,
+        [now, limit - claimed.length, new Date(now.getTime() + leaseMs), hotelId],
+      );
+      claimed.push(...rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount) })));
+    }
+    return claimed;
   },
 
   /**

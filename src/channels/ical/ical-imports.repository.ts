@@ -161,11 +161,16 @@ export const icalImportsRepository = {
     return rows.map(imported);
   },
 
-  /** The import, locked against a concurrent fetch's write of its holds when `forUpdate`. */
-  async importById(db: Executor, id: string, forUpdate = false): Promise<ImportRow | null> {
+  /**
+   * The import; with `lockInHotel` (its hotel), locked against a concurrent fetch's write of its
+   * holds. The lock names the hotel: Citus refuses a locking read not routed to one shard.
+   */
+  async importById(db: Executor, id: string, lockInHotel?: string): Promise<ImportRow | null> {
     const { rows } = await db.query<ImportRecord>(
-      `SELECT ${IMPORT_COLUMNS} FROM ical_imports WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-      [id],
+      lockInHotel === undefined
+        ? `SELECT ${IMPORT_COLUMNS} FROM ical_imports WHERE id = $1`
+        : `SELECT ${IMPORT_COLUMNS} FROM ical_imports WHERE hotel_id = $2 AND id = $1 FOR UPDATE`,
+      lockInHotel === undefined ? [id] : [id, lockInHotel],
     );
     return rows[0] ? imported(rows[0]) : null;
   },
@@ -201,15 +206,28 @@ export const icalImportsRepository = {
    * process at a time (SKIP LOCKED; a killed process's claim runs out and another takes it).
    */
   async claimDue(db: Executor, limit: number, leaseSeconds: number): Promise<ImportRow[]> {
-    const { rows } = await db.query<ImportRecord>(
-      `UPDATE ical_imports SET lease_until = now() + make_interval(secs => $2)
-       WHERE id IN (
-         SELECT id FROM ical_imports
-         WHERE next_fetch_at <= now() AND (lease_until IS NULL OR lease_until < now())
-         ORDER BY next_fetch_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING ${IMPORT_COLUMNS}`,
-      [limit, leaseSeconds],
+    // Hotel by hotel (the hotels with the longest-due imports first): a locking read stays inside
+    // one hotel's rows, which on Citus is one shard (a locking read across shards is refused).
+    const hotels = await db.query<{ hotel_id: string }>(
+      `SELECT hotel_id FROM ical_imports
+        WHERE next_fetch_at <= now() AND (lease_until IS NULL OR lease_until < now())
+        GROUP BY hotel_id ORDER BY min(next_fetch_at) LIMIT $1`,
+      [limit],
     );
-    return rows.map(imported);
+    const claimed: ImportRow[] = [];
+    for (const { hotel_id: hotelId } of hotels.rows) {
+      if (claimed.length >= limit) break;
+      const { rows } = await db.query<ImportRecord>(
+        `UPDATE ical_imports SET lease_until = now() + make_interval(secs => $2)
+         WHERE hotel_id = $3 AND id IN (
+           SELECT id FROM ical_imports
+           WHERE hotel_id = $3 AND next_fetch_at <= now() AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY next_fetch_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING ${IMPORT_COLUMNS}`,
+        [limit - claimed.length, leaseSeconds, hotelId],
+      );
+      claimed.push(...rows.map(imported));
+    }
+    return claimed;
   },
 };
