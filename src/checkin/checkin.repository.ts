@@ -88,19 +88,26 @@ export const checkinRepository = {
     return reached(rows[0]);
   },
 
-  async sessionByReservation(db: Executor, reservationId: number): Promise<StoredSession | null> {
+  /** By the reservation and its hotel: on Citus, one shard. */
+  async sessionByReservation(
+    db: Executor,
+    reservation: { id: number; hotelId: string },
+  ): Promise<StoredSession | null> {
     const { rows } = await db.query<SessionWithStepsRow>(
-      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.reservation_id = $1`,
-      [reservationId],
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.reservation_id = $1`,
+      [reservation.id, reservation.hotelId],
     );
     return stored(rows[0]);
   },
 
-  /** The session locked for the rest of the transaction, with its steps as they are now. */
-  async lockSession(tx: Executor, id: number): Promise<StoredSession> {
+  /**
+   * The session locked for the rest of the transaction, with its steps as they are now. By its
+   * hotel too: Citus refuses a locking read that is not routed to one shard.
+   */
+  async lockSession(tx: Executor, hotelId: string, id: number): Promise<StoredSession> {
     const { rows } = await tx.query<SessionWithStepsRow>(
-      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.id = $1 FOR UPDATE OF s`,
-      [id],
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.id = $1 FOR UPDATE OF s`,
+      [id, hotelId],
     );
     const found = stored(rows[0]);
     if (!found) throw new Error(`check-in session ${id} vanished`);

@@ -91,11 +91,20 @@ export const invoicesRepository = {
     );
   },
 
-  /** By id (ids are unique across hotels); `forUpdate` serialises credit notes of one invoice. */
-  async find(ex: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<InvoiceRow | null> {
+  /**
+   * By id (ids are unique across hotels); `forUpdate` (with the invoice's hotel: Citus refuses a
+   * locking read not routed to one shard) serialises credit notes of one invoice.
+   */
+  async find(
+    ex: Executor,
+    id: string,
+    options: { forUpdate?: { hotelId: string } } = {},
+  ): Promise<InvoiceRow | null> {
     const { rows } = await ex.query(
-      `SELECT ${COLUMNS} FROM ${FROM} WHERE i.id = $1${options.forUpdate ? ' FOR UPDATE OF i' : ''}`,
-      [id],
+      options.forUpdate
+        ? `SELECT ${COLUMNS} FROM ${FROM} WHERE i.hotel_id = $2 AND i.id = $1 FOR UPDATE OF i`
+        : `SELECT ${COLUMNS} FROM ${FROM} WHERE i.id = $1`,
+      options.forUpdate ? [id, options.forUpdate.hotelId] : [id],
     );
     return rows[0] ? toInvoice(rows[0]) : null;
   },

@@ -172,11 +172,14 @@ export const calendarRepository = {
     hotelId: string,
     from: string,
   ): Promise<Array<{ room_type_id: string; night: string }>> {
+    // The transaction's clock as a parameter: Citus refuses now() in an UPDATE with a RETURNING
+    // on a distributed table, and now() is the same for the whole transaction anyway.
+    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
     const { rows } = await tx.query<{ room_type_id: string; night: string }>(
-      `UPDATE calendar_overrides SET rooms = NULL, stop_sell = NULL, updated_at = now()
+      `UPDATE calendar_overrides SET rooms = NULL, stop_sell = NULL, updated_at = $3
        WHERE hotel_id = $1 AND night >= $2 AND (rooms IS NOT NULL OR stop_sell IS NOT NULL)
        RETURNING room_type_id, night::text`,
-      [hotelId, from],
+      [hotelId, from, clock.rows[0]?.now],
     );
     return rows;
   },

@@ -23,7 +23,7 @@ export async function getSession(ctx: CheckinContext, id: string): Promise<Signe
         forUpdate: true,
         hotelId: reservation.hotelId,
       });
-      const fresh = stateOf(ctx, id, await repo.lockSession(tx, session.id), locked);
+      const fresh = stateOf(ctx, id, await repo.lockSession(tx, reservation.hotelId, session.id), locked);
       return settle(tx, fresh, ctx.clock.now());
     });
     return signSession(ctx, state);

@@ -100,7 +100,7 @@ export async function openSession(
 
   // A started check-in has its session: answered as it is, with no transaction.
   if (reservation.checkinStatus !== 'not_started') {
-    const existing = await repo.sessionByReservation(ctx.db, reservation.id);
+    const existing = await repo.sessionByReservation(ctx.db, reservation);
     if (existing) {
       const state = stateOf(ctx, sessionIdOf(ctx, existing.session), existing, reservation);
       return { created: false, signed: await signSession(ctx, state) };
@@ -131,7 +131,7 @@ export async function openSession(
     );
     if (!session) {
       // Another request created it between our read and our lock: answer with that one.
-      const other = await repo.sessionByReservation(tx, locked.id);
+      const other = await repo.sessionByReservation(tx, locked);
       if (!other) throw new Error(`check-in session of reservation ${locked.code} vanished`);
       const state = stateOf(ctx, sessionIdOf(ctx, other.session), other, locked);
       return finishWrite(tx, { created: false, signed: await signSession(ctx, state, tx) }, options);

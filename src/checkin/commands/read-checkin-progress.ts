@@ -13,7 +13,7 @@ export async function readCheckinProgress(
   ctx: Pick<AppContext, 'db'>,
   reservation: ReservationRow,
 ): Promise<CheckinProgress> {
-  const stored = await repo.sessionByReservation(ctx.db, reservation.id);
+  const stored = await repo.sessionByReservation(ctx.db, reservation);
   const completedAt = stored?.session.completed_at;
   return {
     status: reservation.checkinStatus,

@@ -38,7 +38,12 @@ export async function submitStep(
       forUpdate: true,
       hotelId: reached.reservation.hotelId,
     });
-    let current = stateOf(ctx, reached.id, await repo.lockSession(tx, reached.session.id), reservation);
+    let current = stateOf(
+      ctx,
+      reached.id,
+      await repo.lockSession(tx, reached.reservation.hotelId, reached.session.id),
+      reservation,
+    );
     assertNotExpired(ctx, current.expiresAt);
     current = await settle(tx, current, now);
 

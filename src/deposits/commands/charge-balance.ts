@@ -33,7 +33,10 @@ export async function chargeBalance(
   const now = ctx.clock.now();
   try {
     return await ctx.db.transaction(async (tx) => {
-      const row = await reservations.findById(tx, item.reservationId, { forUpdate: true });
+      const row = await reservations.findById(tx, item.reservationId, {
+        forUpdate: true,
+        hotelId: item.hotelId,
+      });
       if (!(await balanceChargesRepository.holds(tx, item))) return 'lost_claim';
       const balance = row.stay.paymentSchedule?.find((p) => p.kind === 'balance' && p.status === 'scheduled');
       const amount = amountDue(row);

@@ -30,7 +30,7 @@ export async function issueCreditNote(
     const { row, hotel } = await reservationFor(tx, ctx, principal, found.reservationCode, {
       forUpdate: true,
     });
-    const original = await invoicesRepository.find(tx, invoiceId, { forUpdate: true });
+    const original = await invoicesRepository.find(tx, invoiceId, { forUpdate: { hotelId: found.hotelId } });
     if (!original) throw invoiceNotFound();
     if (original.type === 'credit_note') {
       throw invalid('/invoice', `${original.number} is a credit note: only an invoice can be corrected`);

@@ -27,7 +27,9 @@ const idOf = (ref: string | { id: string } | null | undefined): string | null =>
 async function ownerOf(tx: Executor, intentId: string | null) {
   if (!intentId) return null;
   const owner = await paymentLedger.chargeOwner(tx, 'stripe', intentId);
-  return owner ? reservations.findById(tx, owner.reservationId, { forUpdate: true }) : null;
+  return owner
+    ? reservations.findById(tx, owner.reservationId, { forUpdate: true, hotelId: owner.hotelId })
+    : null;
 }
 
 /**

@@ -13,7 +13,7 @@ export async function deleteImport(
   const row = visible(await repo.importById(ctx.db, id), hotelIds, 'iCal import');
   const hotel = ctx.catalog.get(row.hotelId);
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.importById(tx, id, true))) return;
+    if (!(await repo.importById(tx, id, row.hotelId))) return;
     if (hotel) {
       const today = hotelToday(hotel.timezone, ctx.clock.now());
       await replaceHolds(tx, { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: id }, [], today);

@@ -66,7 +66,7 @@ export async function syncImport(ctx: IcalContext, row: ImportRow): Promise<Impo
     return failed(String((error as Error).message ?? error).slice(0, 500));
   }
   const updated = await ctx.db.transaction(async (tx) => {
-    const current = await repo.importById(tx, row.id, true);
+    const current = await repo.importById(tx, row.id, row.hotelId);
     if (!current) return null; // deleted meanwhile: its holds went with it
     const target = { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: row.id };
     const { conflicts } = await replaceHolds(tx, target, parsed.stays, today);
