@@ -105,8 +105,15 @@ export const checkinRepository = {
    * hotel too: Citus refuses a locking read that is not routed to one shard.
    */
   async lockSession(tx: Executor, hotelId: string, id: number): Promise<StoredSession> {
+    // The lock, then the read: Citus refused the locking read carrying the steps' subquery (it
+    // planned it across shards though it names the hotel, seen after a cancellation); read after
+    // the lock, the session and its steps are as they are now.
+    await tx.query('SELECT 1 FROM checkin_sessions WHERE hotel_id = $2 AND id = $1 FOR UPDATE', [
+      id,
+      hotelId,
+    ]);
     const { rows } = await tx.query<SessionWithStepsRow>(
-      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.id = $1 FOR UPDATE OF s`,
+      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.id = $1`,
       [id, hotelId],
     );
     const found = stored(rows[0]);

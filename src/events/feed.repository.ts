@@ -67,14 +67,25 @@ const toEvent = (r: EventRow): StoredEvent => ({
  * a text alias put "1000" before "999", and a reader paging from the start skipped every event
  * written before the ids gained a digit (test/events/feed-order.test.ts).
  */
-const PUBLISHED = 'xid < (SELECT events_feed_horizon())';
+/*
+ * The horizon is read by a statement of its own, before the events: on Citus, a subquery inside
+ * the read of the (distributed) events table ran on each worker, against the worker's own
+ * transaction ids, while an event's `xid` is the coordinator's (the coordinator evaluates the
+ * column default), so the feed showed nothing once the counters parted. Read first, on the server
+ * the service talks to, the horizon is no later than the one the events' read would have taken:
+ * every transaction below it had ended before the events are read, so the guarantee holds.
+ */
+async function horizon(db: Executor): Promise<string> {
+  const { rows } = await db.query<{ horizon: string }>('SELECT events_feed_horizon()::text AS horizon');
+  return rows[0]?.horizon as string;
+}
 
 export const feedRepository = {
   /** The feed position of an event by id, with its hotel; null for an unknown (or purged) id. */
   async positionOf(db: Executor, id: string): Promise<{ at: FeedPosition; hotelId: string } | null> {
     const { rows } = await db.query<{ xid_text: string; position: number; hotel_id: string }>(
-      `SELECT xid::text AS xid_text, position, hotel_id FROM events WHERE public_id = $1 AND ${PUBLISHED}`,
-      [id],
+      `SELECT xid::text AS xid_text, position, hotel_id FROM events WHERE public_id = $1 AND xid < $2::text::xid8`,
+      [id, await horizon(db)],
     );
     const row = rows[0];
     return row ? { at: { xid: row.xid_text, position: Number(row.position) }, hotelId: row.hotel_id } : null;
@@ -96,13 +107,13 @@ export const feedRepository = {
     const { rows } = await db.query<EventRow>(
       `SELECT position, xid::text AS xid_text, public_id, type, hotel_id, data, created_at
          FROM events
-        WHERE ${PUBLISHED}
+        WHERE xid < $6::text::xid8
           AND ($1::text IS NULL OR (xid, position) > ($1::text::xid8, $2::bigint))
           AND ($3::text[] IS NULL OR hotel_id = ANY ($3::text[]))
           AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
         ORDER BY events.xid, events.position
         LIMIT $5`,
-      [q.after?.xid ?? null, q.after?.position ?? null, q.hotelIds, q.types, q.limit],
+      [q.after?.xid ?? null, q.after?.position ?? null, q.hotelIds, q.types, q.limit, await horizon(db)],
     );
     return rows.map(toEvent);
   },

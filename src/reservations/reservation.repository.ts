@@ -63,20 +63,20 @@ export const reservationRepository = {
 
   /**
    * `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation.
-   * A locking read names the hotel (read first from reservation_codes): on Citus a locking read
-   * must stay inside one hotel's shard.
+   * The read names the hotel, read first from reservation_codes (which holds every code, migration
+   * 112): on Citus each statement then goes to one shard (a locking read must), where a read by
+   * code alone would ask every shard. A code the directory does not hold is no reservation's.
    */
   async findByCode(
     db: Executor,
     code: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<ReservationRow | null> {
-    const hotelId = options.forUpdate ? await reservationCodesRepository.hotelOf(db, code) : null;
+    const hotelId = await reservationCodesRepository.hotelOf(db, code);
+    if (hotelId === null) return null;
     const { rows } = await db.query(
-      hotelId === null
-        ? `SELECT ${COLUMNS} FROM reservations WHERE code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`
-        : `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1 FOR UPDATE`,
-      hotelId === null ? [code] : [code, hotelId],
+      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      [code, hotelId],
     );
     return rows[0] ? toReservationRow(rows[0]) : null;
   },
