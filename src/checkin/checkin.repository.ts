@@ -158,56 +158,59 @@ export const checkinRepository = {
     return rows[0] ?? null;
   },
 
-  async setStepStatus(tx: Executor, sessionId: number, name: StepName, status: StepStatus): Promise<void> {
-    await tx.query('UPDATE checkin_steps SET status = $3 WHERE session_id = $1 AND name = $2', [
-      sessionId,
-      name,
-      status,
-    ]);
+  async setStepStatus(
+    tx: Executor,
+    hotelId: string,
+    sessionId: number,
+    name: StepName,
+    status: StepStatus,
+  ): Promise<void> {
+    await tx.query(
+      'UPDATE checkin_steps SET status = $3 WHERE hotel_id = $4 AND session_id = $1 AND name = $2',
+      [sessionId, name, status, hotelId],
+    );
   },
 
   /**
    * Stores an accepted submission, replacing any earlier one (a correction) and its secrets, and
-   * marks the session updated (and completed, with `completed`), in one statement. Answers the
-   * session and the step's data as stored.
+   * marks the session updated (and completed, with `completed`). Answers the session and the
+   * step's data as stored. Two statements, each naming the hotel: Citus refused the one statement
+   * that did both (a data-modifying CTE read in the RETURNING), and each now goes to one shard.
    */
   async saveStep(
     tx: Executor,
+    hotelId: string,
     sessionId: number,
     name: StepName,
     step: { data: unknown; secret: Buffer | null; attachment: Buffer | null; now: Date; completed: boolean },
   ): Promise<{ session: SessionRow; data: StepRow['data'] }> {
-    const { rows } = await tx.query<SessionRow & { step_data: StepRow['data'] }>(
-      `WITH saved AS (
-         UPDATE checkin_steps
-         SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
-         WHERE session_id = $1 AND name = $2
-         RETURNING data
-       )
-       UPDATE checkin_sessions
-       SET updated_at = $6,
-           status = CASE WHEN $7::boolean THEN 'completed' ELSE status END,
-           completed_at = CASE WHEN $7::boolean THEN $6 ELSE completed_at END
-       WHERE id = $1
-       RETURNING ${SESSION_COLUMNS}, (SELECT data FROM saved) AS step_data`,
-      [sessionId, name, JSON.stringify(step.data), step.secret, step.attachment, step.now, step.completed],
+    const saved = await tx.query<{ data: StepRow['data'] }>(
+      `UPDATE checkin_steps
+       SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
+       WHERE hotel_id = $7 AND session_id = $1 AND name = $2
+       RETURNING data`,
+      [sessionId, name, JSON.stringify(step.data), step.secret, step.attachment, step.now, hotelId],
     );
-    const row = rows[0];
-    if (!row) throw new Error(`check-in session ${sessionId} vanished`);
-    const { step_data, ...session } = row;
-    return { session, data: step_data };
+    const session = await checkinRepository.touchSession(tx, hotelId, sessionId, step.now, step.completed);
+    return { session, data: saved.rows[0]?.data ?? null };
   },
 
   /** Marks the session updated, and completed with `completed`; answers it as it is now. */
-  async touchSession(tx: Executor, sessionId: number, now: Date, completed: boolean): Promise<SessionRow> {
+  async touchSession(
+    tx: Executor,
+    hotelId: string,
+    sessionId: number,
+    now: Date,
+    completed: boolean,
+  ): Promise<SessionRow> {
     const { rows } = await tx.query<SessionRow>(
       `UPDATE checkin_sessions
        SET updated_at = $2,
            status = CASE WHEN $3::boolean THEN 'completed' ELSE status END,
            completed_at = CASE WHEN $3::boolean THEN $2 ELSE completed_at END
-       WHERE id = $1
+       WHERE hotel_id = $4 AND id = $1
        RETURNING ${SESSION_COLUMNS}`,
-      [sessionId, now, completed],
+      [sessionId, now, completed, hotelId],
     );
     if (!rows[0]) throw new Error(`check-in session ${sessionId} vanished`);
     return rows[0];

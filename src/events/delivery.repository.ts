@@ -113,10 +113,13 @@ export const deliveryRepository = {
     outcomes: readonly AttemptOutcome[],
     giveUpAfterSeconds: number,
   ): Promise<Map<number, 'delivered' | 'pending' | 'failed'>> {
-    // The transaction's clock as a parameter: Citus refuses now() inside a CASE of a distributed
-    // UPDATE, and now() is the same for the whole transaction anyway.
+    // When each retry would be due, from the transaction's clock: Citus refuses now() and
+    // `timestamptz + interval` (not immutable) inside a CASE of a distributed UPDATE, so the
+    // CASE compares only a parameter's distance from created_at (immutable arithmetic).
     const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
-    const now = clock.rows[0]?.now as Date;
+    const now = (clock.rows[0]?.now as Date).getTime();
+    const dueAt = (o: AttemptOutcome) =>
+      o.retryAfterSeconds === null ? null : new Date(now + o.retryAfterSeconds * 1000).toISOString();
     const statuses = new Map<number, 'delivered' | 'pending' | 'failed'>();
     const logged: { outcome: AttemptOutcome; endpointId: number }[] = [];
     const hotels = new Map<string, AttemptOutcome[]>();
@@ -129,24 +132,21 @@ export const deliveryRepository = {
       }>(
         `UPDATE webhook_deliveries d
             SET locked_until = NULL, claim = NULL,
-                status = CASE WHEN r.retry_after IS NULL THEN 'delivered'
-                              WHEN $4::timestamptz + make_interval(secs => r.retry_after)
-                                   > d.created_at + make_interval(secs => $5::float8) THEN 'failed'
+                status = CASE WHEN r.due_at IS NULL THEN 'delivered'
+                              WHEN r.due_at - d.created_at > make_interval(secs => $5::float8) THEN 'failed'
                               ELSE 'pending' END,
-                next_attempt_at = CASE WHEN r.retry_after IS NULL THEN d.next_attempt_at
-                                       ELSE $4::timestamptz + make_interval(secs => r.retry_after) END,
-                finished_at = CASE WHEN r.retry_after IS NULL
-                                     OR $4::timestamptz + make_interval(secs => r.retry_after)
-                                        > d.created_at + make_interval(secs => $5::float8)
+                next_attempt_at = coalesce(r.due_at, d.next_attempt_at),
+                finished_at = CASE WHEN r.due_at IS NULL
+                                     OR r.due_at - d.created_at > make_interval(secs => $5::float8)
                                    THEN $4::timestamptz END
-           FROM unnest($1::bigint[], $2::text[], $3::float8[]) AS r(id, claim, retry_after)
+           FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS r(id, claim, due_at)
           WHERE d.hotel_id = $6 AND d.id = r.id AND d.claim = r.claim
          RETURNING d.id, d.status, d.endpoint_id`,
         [
           batch.map((o) => o.id),
           batch.map((o) => o.claim),
-          batch.map((o) => o.retryAfterSeconds),
-          now,
+          batch.map(dueAt),
+          new Date(now).toISOString(),
           giveUpAfterSeconds,
           hotelId,
         ],

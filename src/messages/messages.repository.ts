@@ -226,10 +226,15 @@ export const messageRepository = {
     outcomes: readonly MessageOutcome[],
     giveUpAfterSeconds: number,
   ): Promise<MessageRow[]> {
-    // The transaction's clock as a parameter: Citus refuses now() inside a CASE of a distributed
-    // UPDATE, and now() is the same for the whole transaction anyway.
+    // When each retry would be due, from the transaction's clock: Citus refuses now() and
+    // `timestamptz + interval` (not immutable) inside a CASE of a distributed UPDATE, so the
+    // CASE compares only a parameter's distance from created_at (immutable arithmetic).
     const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
-    const now = clock.rows[0]?.now as Date;
+    const now = (clock.rows[0]?.now as Date).getTime();
+    const dueAt = (o: MessageOutcome) =>
+      o.result === 'retry' && o.retryAfterSeconds !== null
+        ? new Date(now + o.retryAfterSeconds * 1000).toISOString()
+        : null;
     const hotels = new Map<string, MessageOutcome[]>();
     for (const o of outcomes) hotels.set(o.hotelId, [...(hotels.get(o.hotelId) ?? []), o]);
     const failed: MessageRow[] = [];
@@ -249,17 +254,16 @@ export const messageRepository = {
             SET locked_until = NULL, claim = NULL, last_error = r.error,
                 status = CASE WHEN r.result = 'sent' THEN 'sent'
                               WHEN r.result = 'failed'
-                                OR (r.result = 'retry' AND $6::timestamptz + make_interval(secs => r.retry_after)
-                                    > m.created_at + make_interval(secs => $7::float8)) THEN 'failed'
+                                OR (r.result = 'retry'
+                                    AND r.due_at - m.created_at > make_interval(secs => $7::float8)) THEN 'failed'
                               ELSE 'queued' END,
                 sent_at = CASE WHEN r.result = 'sent' THEN $6::timestamptz END,
                 send_after = CASE WHEN r.result = 'retry'
-                                   AND $6::timestamptz + make_interval(secs => r.retry_after)
-                                       <= m.created_at + make_interval(secs => $7::float8)
-                                  THEN $6::timestamptz + make_interval(secs => r.retry_after)
+                                   AND r.due_at - m.created_at <= make_interval(secs => $7::float8)
+                                  THEN r.due_at
                                   ELSE m.send_after END
-           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::float8[])
-                AS r(id, claim, result, error, retry_after)
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+                AS r(id, claim, result, error, due_at)
           WHERE m.hotel_id = $8 AND m.id = r.id AND m.claim = r.claim
          RETURNING ${COLUMNS.split(',')
            .map((c) => `m.${c.trim()}`)
@@ -269,8 +273,8 @@ export const messageRepository = {
           kept.map((o) => o.claim),
           kept.map((o) => o.result),
           kept.map((o) => o.error),
-          kept.map((o) => o.retryAfterSeconds),
-          now,
+          kept.map(dueAt),
+          new Date(now).toISOString(),
           giveUpAfterSeconds,
           hotelId,
         ],

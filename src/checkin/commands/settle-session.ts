@@ -24,10 +24,10 @@ export async function settle(tx: Executor, state: SessionState, now: Date): Prom
   const steps = state.steps.map((s, i) => ({ ...s, status: reconciled[i]?.status ?? s.status }));
   for (const [i, step] of steps.entries()) {
     if (step.status !== state.steps[i]?.status)
-      await repo.setStepStatus(tx, state.session.id, step.name, step.status);
+      await repo.setStepStatus(tx, state.reservation.hotelId, state.session.id, step.name, step.status);
   }
   const done = allStepsDone(steps);
-  const session = await repo.touchSession(tx, state.session.id, now, done);
+  const session = await repo.touchSession(tx, state.reservation.hotelId, state.session.id, now, done);
   await completeCheckin(tx, state.reservation, steps, done);
   return { ...state, session, steps };
 }

@@ -67,7 +67,7 @@ export async function submitStep(
     const sessionId = current.session.id;
     const steps = completeStep(current.steps, name);
     const done = allStepsDone(steps);
-    const saved = await repo.saveStep(tx, sessionId, name, {
+    const saved = await repo.saveStep(tx, reservation.hotelId, sessionId, name, {
       data: effect.view,
       secret: accepted.secret
         ? ctx.encryptor.encrypt(JSON.stringify(accepted.secret), stepContext(sessionId, name, 'secret'))
