@@ -1,4 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
+import { transactionNow } from '../infra/db/transaction-clock.ts';
 
 /** A delivery claimed for one attempt, with what the attempt needs. */
 export interface ClaimedDelivery {
@@ -116,8 +117,7 @@ export const deliveryRepository = {
     // When each retry would be due, from the transaction's clock: Citus refuses now() and
     // `timestamptz + interval` (not immutable) inside a CASE of a distributed UPDATE, so the
     // CASE compares only a parameter's distance from created_at (immutable arithmetic).
-    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
-    const now = (clock.rows[0]?.now as Date).getTime();
+    const now = (await transactionNow(tx)).getTime();
     const dueAt = (o: AttemptOutcome) =>
       o.retryAfterSeconds === null ? null : new Date(now + o.retryAfterSeconds * 1000).toISOString();
     const statuses = new Map<number, 'delivered' | 'pending' | 'failed'>();

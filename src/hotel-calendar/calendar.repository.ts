@@ -1,4 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
+import { transactionNow } from '../infra/db/transaction-clock.ts';
 import { type CalendarState, priceNightKey, type RoomNightOverride, roomNightKey } from './hotel-nights.ts';
 
 /** Override fields and their columns: the only names ever put into SQL text here. */
@@ -174,12 +175,12 @@ export const calendarRepository = {
   ): Promise<Array<{ room_type_id: string; night: string }>> {
     // The transaction's clock as a parameter: Citus refuses now() in an UPDATE with a RETURNING
     // on a distributed table, and now() is the same for the whole transaction anyway.
-    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
+    const now = await transactionNow(tx);
     const { rows } = await tx.query<{ room_type_id: string; night: string }>(
       `UPDATE calendar_overrides SET rooms = NULL, stop_sell = NULL, updated_at = $3
        WHERE hotel_id = $1 AND night >= $2 AND (rooms IS NOT NULL OR stop_sell IS NOT NULL)
        RETURNING room_type_id, night::text`,
-      [hotelId, from, clock.rows[0]?.now],
+      [hotelId, from, now],
     );
     return rows;
   },

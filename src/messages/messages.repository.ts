@@ -1,4 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
+import { transactionNow } from '../infra/db/transaction-clock.ts';
 import type { Language, MessageKind, MessageStatus, StaffMessageKind } from './message-kinds.ts';
 
 /** A message as queued: whom, what, in which language, and when it may go (null: at once). */
@@ -229,8 +230,7 @@ export const messageRepository = {
     // When each retry would be due, from the transaction's clock: Citus refuses now() and
     // `timestamptz + interval` (not immutable) inside a CASE of a distributed UPDATE, so the
     // CASE compares only a parameter's distance from created_at (immutable arithmetic).
-    const clock = await tx.query<{ now: Date }>('SELECT now() AS now');
-    const now = (clock.rows[0]?.now as Date).getTime();
+    const now = (await transactionNow(tx)).getTime();
     const dueAt = (o: MessageOutcome) =>
       o.result === 'retry' && o.retryAfterSeconds !== null
         ? new Date(now + o.retryAfterSeconds * 1000).toISOString()
