@@ -105,15 +105,14 @@ export const checkinRepository = {
    * hotel too: Citus refuses a locking read that is not routed to one shard.
    */
   async lockSession(tx: Executor, hotelId: string, id: number): Promise<StoredSession> {
-    // The lock, then the read: Citus refused the locking read carrying the steps' subquery (it
-    // planned it across shards though it names the hotel, seen after a cancellation); read after
-    // the lock, the session and its steps are as they are now.
-    await tx.query('SELECT 1 FROM checkin_sessions WHERE hotel_id = $2 AND id = $1 FOR UPDATE', [
-      id,
-      hotelId,
-    ]);
+    // The steps' subquery names the hotel by the parameter too: with only `st.hotel_id = s.hotel_id`
+    // Citus planned this locking read across shards once (after a cancellation) and refused it.
     const { rows } = await tx.query<SessionWithStepsRow>(
-      `SELECT ${SESSION_WITH_STEPS} FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.id = $1`,
+      `SELECT ${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')},
+              (SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required,
+                                                 'data', st.data) ORDER BY st.position)
+                 FROM checkin_steps st WHERE st.hotel_id = $2 AND st.session_id = s.id) AS steps
+         FROM checkin_sessions s WHERE s.hotel_id = $2 AND s.id = $1 FOR UPDATE OF s`,
       [id, hotelId],
     );
     const found = stored(rows[0]);
@@ -173,9 +172,9 @@ export const checkinRepository = {
 
   /**
    * Stores an accepted submission, replacing any earlier one (a correction) and its secrets, and
-   * marks the session updated (and completed, with `completed`). Answers the session and the
-   * step's data as stored. Two statements, each naming the hotel: Citus refused the one statement
-   * that did both (a data-modifying CTE read in the RETURNING), and each now goes to one shard.
+   * marks the session updated (and completed, with `completed`), in one statement naming the
+   * hotel (one shard on Citus). Answers the session and the step's data as stored. The step's
+   * data is joined in the final SELECT: Citus refused it read by a subquery in the RETURNING.
    */
   async saveStep(
     tx: Executor,
@@ -184,15 +183,36 @@ export const checkinRepository = {
     name: StepName,
     step: { data: unknown; secret: Buffer | null; attachment: Buffer | null; now: Date; completed: boolean },
   ): Promise<{ session: SessionRow; data: StepRow['data'] }> {
-    const saved = await tx.query<{ data: StepRow['data'] }>(
-      `UPDATE checkin_steps
-       SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
-       WHERE hotel_id = $7 AND session_id = $1 AND name = $2
-       RETURNING data`,
-      [sessionId, name, JSON.stringify(step.data), step.secret, step.attachment, step.now, hotelId],
+    const { rows } = await tx.query<SessionRow & { step_data: StepRow['data'] }>(
+      `WITH saved AS (
+         UPDATE checkin_steps
+         SET status = 'completed', data = $3, secret = $4, attachment = $5, submitted_at = $6, purged_at = NULL
+         WHERE hotel_id = $8 AND session_id = $1 AND name = $2
+         RETURNING data
+       ), touched AS (
+         UPDATE checkin_sessions
+         SET updated_at = $6,
+             status = CASE WHEN $7::boolean THEN 'completed' ELSE status END,
+             completed_at = CASE WHEN $7::boolean THEN $6 ELSE completed_at END
+         WHERE hotel_id = $8 AND id = $1
+         RETURNING ${SESSION_COLUMNS}
+       )
+       SELECT touched.*, saved.data AS step_data FROM touched LEFT JOIN saved ON true`,
+      [
+        sessionId,
+        name,
+        JSON.stringify(step.data),
+        step.secret,
+        step.attachment,
+        step.now,
+        step.completed,
+        hotelId,
+      ],
     );
-    const session = await checkinRepository.touchSession(tx, hotelId, sessionId, step.now, step.completed);
-    return { session, data: saved.rows[0]?.data ?? null };
+    const row = rows[0];
+    if (!row) throw new Error(`check-in session ${sessionId} vanished`);
+    const { step_data, ...session } = row;
+    return { session, data: step_data };
   },
 
   /** Marks the session updated, and completed with `completed`; answers it as it is now. */

@@ -173,13 +173,14 @@ export const calendarRepository = {
     hotelId: string,
     from: string,
   ): Promise<Array<{ room_type_id: string; night: string }>> {
-    // The transaction's clock as a parameter: Citus refuses now() in an UPDATE with a RETURNING
-    // on a distributed table, and now() is the same for the whole transaction anyway.
+    // Nothing but columns and parameters: Citus refuses a function that is not immutable (now(),
+    // a date's cast to text) in an UPDATE with a RETURNING on a distributed table. The night comes
+    // back as text anyway (both engines parse dates as text, infra/db/database.ts).
     const now = await transactionNow(tx);
     const { rows } = await tx.query<{ room_type_id: string; night: string }>(
       `UPDATE calendar_overrides SET rooms = NULL, stop_sell = NULL, updated_at = $3
        WHERE hotel_id = $1 AND night >= $2 AND (rooms IS NOT NULL OR stop_sell IS NOT NULL)
-       RETURNING room_type_id, night::text`,
+       RETURNING room_type_id, night`,
       [hotelId, from, now],
     );
     return rows;

@@ -10,10 +10,39 @@ export interface UnmatchedIntent {
   chargeKey?: string | null;
 }
 
-/** Innkeep's record of the unmatched intent `u`: by its id, or by the key of a create call whose answer was lost. */
-const RECORDED = `EXISTS (SELECT 1 FROM stripe_payment_intents s
-   WHERE s.hotel_id = u.hotel_id
-     AND (s.intent_id = u.intent_id OR (s.charge_key = u.charge_key AND s.intent_id IS NULL)))`;
+/*
+ * `stripe_unmatched_intents` is the coordinator's own table on Citus, and `payments` and
+ * `stripe_payment_intents` are sharded by hotel: Citus refuses one statement that writes the first
+ * and reads the others ("relation stripe_unmatched_intents is not distributed"). So what the
+ * hotels' tables say is read first, by statements of their own, and the writes go by intent id.
+ */
+
+/** Of `intentIds`, those a recorded Stripe charge names. */
+async function charged(ex: Executor, intentIds: readonly string[]): Promise<string[]> {
+  if (intentIds.length === 0) return [];
+  const { rows } = await ex.query<{ ref: string }>(
+    `SELECT DISTINCT provider_ref AS ref FROM payments
+      WHERE provider = 'stripe' AND kind = 'charge' AND provider_ref = ANY($1::text[])`,
+    [intentIds],
+  );
+  return rows.map((r) => r.ref);
+}
+
+/** Of the unmatched intents given, those Innkeep recorded creating: by id, or by the key of a create call whose answer was lost. */
+async function recorded(
+  ex: Executor,
+  intents: readonly { intent_id: string; hotel_id: string | null; charge_key: string | null }[],
+): Promise<Set<string>> {
+  if (intents.length === 0) return new Set();
+  const { rows } = await ex.query<{ intent_id: string }>(
+    `SELECT DISTINCT u.intent_id
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS u(intent_id, hotel_id, charge_key)
+       JOIN stripe_payment_intents s ON s.hotel_id = u.hotel_id
+        AND (s.intent_id = u.intent_id OR (s.charge_key = u.charge_key AND s.intent_id IS NULL))`,
+    [intents.map((i) => i.intent_id), intents.map((i) => i.hotel_id), intents.map((i) => i.charge_key)],
+  );
+  return new Set(rows.map((r) => r.intent_id));
+}
 
 /** A PaymentIntent Innkeep asked Stripe for (migration 074): for this hotel and this basis. */
 export interface CreatedIntent {
@@ -72,10 +101,10 @@ export const stripeIntents = {
   },
 
   async noteUnmatched(ex: Executor, intent: UnmatchedIntent): Promise<void> {
+    if ((await charged(ex, [intent.intentId])).length > 0) return;
     await ex.query(
       `INSERT INTO stripe_unmatched_intents (intent_id, hotel_id, reference, amount, currency, charge_key)
-       SELECT $1, $2, $3, $4, $5, $6
-       WHERE NOT EXISTS (SELECT 1 FROM payments WHERE provider = 'stripe' AND provider_ref = $1 AND kind = 'charge')
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (intent_id) DO NOTHING`,
       [
         intent.intentId,
@@ -112,26 +141,42 @@ export const stripeIntents = {
    * ones past their grace that Innkeep did not create `foreign`.
    */
   async claimExpired(tx: Executor, seenBefore: Date, limit: number): Promise<UnmatchedIntent[]> {
-    await tx.query(
-      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'matched'
-       WHERE settled_at IS NULL AND EXISTS
-         (SELECT 1 FROM payments p WHERE p.provider = 'stripe' AND p.provider_ref = u.intent_id AND p.kind = 'charge')`,
+    const open = await tx.query<{
+      intent_id: string;
+      hotel_id: string | null;
+      charge_key: string | null;
+      expired: boolean;
+    }>(
+      `SELECT intent_id, hotel_id, charge_key, seen_at < $1 AS expired FROM stripe_unmatched_intents
+        WHERE settled_at IS NULL`,
+      [seenBefore],
     );
+    const matched = await charged(
+      tx,
+      open.rows.map((r) => r.intent_id),
+    );
+    await tx.query(
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'matched'
+       WHERE settled_at IS NULL AND intent_id = ANY($1::text[])`,
+      [matched],
+    );
+    const expired = open.rows.filter((r) => r.expired && !matched.includes(r.intent_id));
+    const ours = await recorded(tx, expired);
     // Past their grace without Innkeep's record of creating them (migration 074): another
     // integration's, or noted before that record existed. Never refunded by Innkeep.
     await tx.query(
-      `UPDATE stripe_unmatched_intents u SET settled_at = now(), settlement = 'foreign',
+      `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'foreign',
          last_error = 'not a PaymentIntent Innkeep recorded creating: never refunded by Innkeep'
-       WHERE settled_at IS NULL AND seen_at < $1 AND NOT ${RECORDED}`,
-      [seenBefore],
+       WHERE settled_at IS NULL AND seen_at < $1 AND intent_id = ANY($2::text[])`,
+      [seenBefore, expired.filter((r) => !ours.has(r.intent_id)).map((r) => r.intent_id)],
     );
     const { rows } = await tx.query<UnmatchedIntent>(
       `UPDATE stripe_unmatched_intents SET settled_at = now(), settlement = 'refunded'
-       WHERE intent_id IN (SELECT intent_id FROM stripe_unmatched_intents u
-                           WHERE settled_at IS NULL AND seen_at < $1 AND ${RECORDED}
+       WHERE intent_id IN (SELECT intent_id FROM stripe_unmatched_intents
+                           WHERE settled_at IS NULL AND seen_at < $1 AND intent_id = ANY($3::text[])
                            ORDER BY seen_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING intent_id AS "intentId", hotel_id AS "hotelId", reference, amount, currency`,
-      [seenBefore, limit],
+      [seenBefore, limit, [...ours]],
     );
     return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   },

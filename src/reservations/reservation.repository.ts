@@ -63,19 +63,25 @@ export const reservationRepository = {
 
   /**
    * `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation.
-   * The read names the hotel, read first from reservation_codes (which holds every code, migration
-   * 112): on Citus each statement then goes to one shard (a locking read must), where a read by
-   * code alone would ask every shard. A code the directory does not hold is no reservation's.
+   * A locking read names the hotel, read first from reservation_codes (which holds every code,
+   * migration 112): on Citus a locking read must stay inside one hotel's shard, and a code the
+   * directory does not hold is no reservation's (locked across shards, it was refused: a 500). A
+   * plain read stays one statement (the check-in statement budget), by code: on Citus it asks
+   * every shard.
    */
   async findByCode(
     db: Executor,
     code: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<ReservationRow | null> {
+    if (!options.forUpdate) {
+      const { rows } = await db.query(`SELECT ${COLUMNS} FROM reservations WHERE code = $1`, [code]);
+      return rows[0] ? toReservationRow(rows[0]) : null;
+    }
     const hotelId = await reservationCodesRepository.hotelOf(db, code);
     if (hotelId === null) return null;
     const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1 FOR UPDATE`,
       [code, hotelId],
     );
     return rows[0] ? toReservationRow(rows[0]) : null;
