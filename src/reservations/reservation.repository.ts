@@ -203,12 +203,13 @@ export const reservationRepository = {
    * `in_progress`), locking the row, in one statement: answers the row as it is now, or null when
    * the reservation is cancelled or its check-in already started (the row is then not locked).
    */
-  async startCheckin(tx: Executor, id: number): Promise<ReservationRow | null> {
+  async startCheckin(tx: Executor, r: { id: number; hotelId: string }): Promise<ReservationRow | null> {
+    // By its hotel too: on Citus, one shard.
     const { rows } = await tx.query(
       `UPDATE reservations SET checkin_status = 'in_progress'
-       WHERE id = $1 AND status = 'confirmed' AND checkin_status = 'not_started'
+       WHERE hotel_id = $2 AND id = $1 AND status = 'confirmed' AND checkin_status = 'not_started'
        RETURNING ${COLUMNS}`,
-      [id],
+      [r.id, r.hotelId],
     );
     return rows[0] ? toReservationRow(rows[0]) : null;
   },
@@ -216,13 +217,14 @@ export const reservationRepository = {
   /** The reservation's `checkin.status`; it never goes back from `completed`, nothing else changes. */
   async setCheckinStatus(
     tx: Executor,
-    id: number,
+    r: { id: number; hotelId: string },
     status: Exclude<CheckinStatus, 'not_started'>,
   ): Promise<void> {
+    // By its hotel too: on Citus, one shard.
     await tx.query(
       `UPDATE reservations SET checkin_status = $2
-       WHERE id = $1 AND checkin_status <> 'completed' AND checkin_status <> $2`,
-      [id, status],
+       WHERE hotel_id = $3 AND id = $1 AND checkin_status <> 'completed' AND checkin_status <> $2`,
+      [r.id, status, r.hotelId],
     );
   },
 

@@ -16,7 +16,7 @@ export async function completeCheckin(
   done: boolean,
 ) {
   if (!done) return;
-  await reservations.setCheckinStatus(tx, reservation.id, 'completed');
+  await reservations.setCheckinStatus(tx, reservation, 'completed');
   await recordCheckinEvent(tx, 'checkin.completed', reservation);
   await tellGuestCheckinCompleted(tx, { ...reservation, checkinStatus: 'completed' }, guestNames(steps));
 }

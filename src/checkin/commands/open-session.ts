@@ -112,7 +112,7 @@ export async function openSession(
   return ctx.db.transaction(async (tx) => {
     // Locks the reservation and marks its check-in started in one statement, unless it was
     // cancelled or started meanwhile (then locked and read as it is).
-    const started = await reservations.startCheckin(tx, reservation.id);
+    const started = await reservations.startCheckin(tx, reservation);
     const locked =
       started ??
       (await reservations.findById(tx, reservation.id, { forUpdate: true, hotelId: reservation.hotelId }));
@@ -136,7 +136,7 @@ export async function openSession(
       const state = stateOf(ctx, sessionIdOf(ctx, other.session), other, locked);
       return finishWrite(tx, { created: false, signed: await signSession(ctx, state, tx) }, options);
     }
-    if (!started) await reservations.setCheckinStatus(tx, locked.id, 'in_progress');
+    if (!started) await reservations.setCheckinStatus(tx, locked, 'in_progress');
     await recordCheckinEvent(tx, 'checkin.started', locked);
     const state = stateOf(ctx, newId, { session, steps: steps.map((s) => ({ ...s, data: null })) }, locked);
     return finishWrite(tx, { created: true, signed: await signSession(ctx, state, tx) }, options);
