@@ -3,34 +3,25 @@
  * the calls of one function of `src/`, in the order they are written, each function read once, into
  * every function of `src/` it calls (not `infra/`, `dates/` or `config`, which every feature uses).
  * Each function read is a stop; a climb back up is a stop that lies in a higher layer
- * (scripts/check-architecture.ts) than the stop read just before it: the reader went down into a
+ * (scripts/layers.ts) than the stop read just before it: the reader went down into a
  * lower feature and comes back.
  *
  *   node --import tsx scripts/call-walk.ts src/booking/commands/create-reservation.ts createReservation
  *   WALK_LIST=1 …   also prints every stop with its layer
  */
-import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { layerOfFile, moduleOfFile, SHARED_MODULES } from './layers.ts';
 
 const file = resolve(process.argv[2] ?? 'src/booking/commands/create-reservation.ts');
 const name = process.argv[3] ?? 'createReservation';
 const src = resolve('src');
 
-// The layers of scripts/check-architecture.ts, read from its text (importing it would run the check).
-const checker = readFileSync(
-  resolve(dirname(new URL(import.meta.url).pathname), 'check-architecture.ts'),
-  'utf8',
-);
-const table = /const LAYERS: string\[\]\[\] = \[([\s\S]*?)\n\];/.exec(checker)?.[1] ?? '';
-const LAYERS = [...table.matchAll(/^\s*\[(.*)\],/gm)].map((m) =>
-  [...(m[1] as string).matchAll(/'([^']+)'/g)].map((n) => n[1]),
-);
-const SKIPPED = new Set(['infra', 'dates', 'config', 'config.ts']);
+const SKIPPED = SHARED_MODULES;
 // WALK_ONLY=booking,rate-plans,…: follow calls into these modules only (one concern's path).
 const ONLY = process.env.WALK_ONLY ? new Set(process.env.WALK_ONLY.split(',')) : null;
-const moduleOf = (path: string) => relative(src, path).split('/')[0] as string;
-const layerOf = (path: string) => LAYERS.findIndex((layer) => layer.includes(moduleOf(path)));
+const moduleOf = (file: string) => moduleOfFile(src, file);
+const layerOf = (file: string) => layerOfFile(src, file);
 
 const program = ts.createProgram([file], {
   module: ts.ModuleKind.NodeNext,
