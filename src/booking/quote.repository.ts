@@ -31,9 +31,11 @@ export const quoteRepository = {
           ? 'hotel_id = $2 AND id = $1'
           : 'hotel_id = ANY($2) AND id = $1';
     const params = hotelIds === null ? [id] : [id, hotelIds.length === 1 ? hotelIds[0] : hotelIds];
-    // Whether it was used, in the same round trip.
+    // Whether it was used, in the same round trip. The subquery names the hotel by the parameter
+    // when there is one: with only `r.hotel_id = q.hotel_id`, Citus asks every shard.
+    const hotel = hotelIds?.length === 1 ? '$2' : 'q.hotel_id';
     const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date; used: boolean }>(
-      `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.hotel_id = q.hotel_id AND r.quote_id = q.id) AS used
+      `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.hotel_id = ${hotel} AND r.quote_id = q.id) AS used
        FROM quotes q WHERE ${where}`,
       params,
     );

@@ -38,11 +38,17 @@ const SESSION_FIELDS: (keyof SessionRow)[] = [
   'completed_at',
 ];
 const SESSION_COLUMNS = SESSION_FIELDS.join(', ');
-/** The session's steps in order, as one JSON array (one statement reads the session and its steps). */
-const STEPS = `(SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
+/**
+ * The session's steps in order, as one JSON array (one statement reads the session and its steps).
+ * `hotel` is the statement's parameter naming the session's hotel when it has one: Citus plans a
+ * statement whose correlated subquery only says `st.hotel_id = s.hotel_id` across every shard,
+ * though its WHERE names the hotel; with the parameter in both, it goes to one shard.
+ */
+const steps = (hotel = 's.hotel_id') =>
+  `(SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
                    ORDER BY st.position)
-   FROM checkin_steps st WHERE st.hotel_id = s.hotel_id AND st.session_id = s.id)`;
-const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${STEPS} AS steps`;
+   FROM checkin_steps st WHERE st.hotel_id = ${hotel} AND st.session_id = s.id)`;
+const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${steps('$2')} AS steps`;
 
 type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
 
@@ -56,7 +62,10 @@ export interface ReachedSession extends StoredSession {
  * have `id`, `status`, `created_at` and `updated_at`. A read-only join: the reservation is read
  * with its own repository's columns and mapper, and nothing outside check-in's tables is written.
  */
-const SESSION_AND_RESERVATION = `${SESSION_FIELDS.map((c) => `s.${c} AS s_${c}`).join(', ')}, ${STEPS} AS s_steps,
+const sessionAndReservation = (
+  hotel?: string,
+) => `${SESSION_FIELDS.map((c) => `s.${c} AS s_${c}`).join(', ')},
+  ${steps(hotel)} AS s_steps,
   ${RESERVATION_COLUMNS.split(',')
     .map((c) => `r.${c.trim()}`)
     .join(', ')}`;
@@ -89,7 +98,7 @@ export const checkinRepository = {
     const hotel =
       hotelIds === null ? '' : hotelIds.length === 1 ? ' AND s.hotel_id = $2' : ' AND s.hotel_id = ANY($2)';
     const { rows } = await db.query(
-      `SELECT ${SESSION_AND_RESERVATION}
+      `SELECT ${sessionAndReservation(hotelIds?.length === 1 ? '$2' : undefined)}
        FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
        WHERE s.token_hash = $1${hotel}`,
       hotelIds === null ? [tokenHash] : [tokenHash, hotelIds.length === 1 ? hotelIds[0] : hotelIds],
