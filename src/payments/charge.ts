@@ -131,6 +131,7 @@ export async function chargeWithinTransaction(
   });
   await paymentLedger.record(tx, {
     reservationId: charge.reservationId,
+    hotelId: charge.hotelId,
     kind: 'charge',
     purpose: charge.purpose,
     amount,

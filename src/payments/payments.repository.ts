@@ -3,6 +3,8 @@ import type { Executor } from '../infra/db/database.ts';
 /** One movement of money for a reservation, as kept in the `payments` ledger. */
 export interface PaymentEntry {
   reservationId: number;
+  /** The reservation's hotel when the caller knows it: the insert then reads one shard on Citus. */
+  hotelId?: string | undefined;
   kind: 'charge' | 'refund' | 'dispute';
   purpose: PaymentPurpose;
   amount: number;
@@ -53,7 +55,7 @@ export const paymentLedger = {
       `INSERT INTO payments (hotel_id, reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand,
                              last4, status, charge_ref, next_attempt_at)
        SELECT r.hotel_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END
-         FROM reservations r WHERE r.id = $1
+         FROM reservations r WHERE r.id = $1${p.hotelId === undefined ? '' : ' AND r.hotel_id = $12'}
        RETURNING id`,
       [
         p.reservationId,
@@ -67,6 +69,7 @@ export const paymentLedger = {
         p.last4 ?? null,
         p.status ?? 'succeeded',
         p.chargeRef ?? null,
+        ...(p.hotelId === undefined ? [] : [p.hotelId]),
       ],
     );
     return Number(rows[0]?.id);

@@ -173,14 +173,20 @@ export const reservationRepository = {
   },
 
   /** A payment after creation (at check-in): the paid amount and the version move with it. */
-  async addPayment(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
+  async addPayment(
+    tx: Executor,
+    r: { id: number; hotelId: string },
+    amount: number,
+    now: Date,
+  ): Promise<ReservationRow> {
+    // By its hotel too: on Citus, one shard.
     const { rows } = await tx.query(
       `UPDATE reservations
        SET paid_amount = paid_amount + $2,
            payment_status = CASE WHEN paid_amount + $2 >= total_amount THEN 'paid' ELSE payment_status END,
            version = version + 1, updated_at = $3
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, amount, now],
+       WHERE hotel_id = $4 AND id = $1 RETURNING ${COLUMNS}`,
+      [r.id, amount, now, r.hotelId],
     );
     return one(rows);
   },

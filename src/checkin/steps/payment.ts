@@ -59,7 +59,7 @@ export const payment = defineStep({
       tokenPath: '/data/token',
       declined: (message, declineCode) => `The payment was declined (${declineCode}): ${message}`,
     });
-    let paid = await reservations.addPayment(tx, reservation.id, amount, now);
+    let paid = await reservations.addPayment(tx, reservation, amount, now);
     // A deposit plan's balance (scheduled, or refused by the card on file) is paid now (API.md 14.2).
     if (paid.stay.paymentSchedule)
       paid = await reservations.replaceStay(tx, paid.id, await closeBalance(tx, paid, 'paid'));
