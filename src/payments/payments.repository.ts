@@ -54,8 +54,13 @@ export const paymentLedger = {
     const { rows } = await tx.query<{ id: number }>(
       `INSERT INTO payments (hotel_id, reservation_id, kind, purpose, amount, currency, provider, provider_ref, brand,
                              last4, status, charge_ref, next_attempt_at)
-       SELECT r.hotel_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END
-         FROM reservations r WHERE r.id = $1${p.hotelId === undefined ? '' : ' AND r.hotel_id = $12'}
+       ${
+         // With the hotel, plain values (one shard on Citus, where an INSERT … SELECT asks every
+         // shard); without it, the hotel read from the reservation.
+         p.hotelId === undefined
+           ? "SELECT r.hotel_id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END FROM reservations r WHERE r.id = $1"
+           : "VALUES ($12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'pending' THEN now() END)"
+       }
        RETURNING id`,
       [
         p.reservationId,
