@@ -1,4 +1,4 @@
-import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
@@ -10,7 +10,7 @@ import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
 import { takeDeposit } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
-import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
+import type { DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -23,6 +23,7 @@ import type { StayPrice } from '../rules/pricing.ts';
 import { checkStayRules } from '../rules/stay-rules.ts';
 import { shortageError } from './availability-problems.ts';
 import type { Authority, CommandContext } from './command-context.ts';
+import { depositSchedule } from './deposit-schedule.ts';
 import { pricedHotelOrFail } from './hotel-lookup.ts';
 import { stayFromPrice } from './priced-stay.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
@@ -97,7 +98,20 @@ export async function createReservation(
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms, quote.promotion);
   // A deposit plan's schedule (API.md 14.2): the deposit now, the balance later or all at once.
-  const schedule = deposit ? depositSchedule(ctx, hotel, quote, plan, now) : null;
+  const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
+  const schedule = depositSchedule(
+    ctx.config,
+    hotel,
+    {
+      ...quote,
+      ratePlan: {
+        prepayment: quote.ratePlan.prepayment,
+        deposit: summary.deposit ?? plan.deposit,
+        balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays,
+      },
+    },
+    now,
+  );
   if (schedule) stay.paymentSchedule = schedule.schedule;
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
@@ -187,28 +201,6 @@ export async function createReservation(
   });
   domainMetrics.reservationCreated(created.row.hotelId);
   return created;
-}
-
-/** The schedule of a deposit plan's booking made `now` (payments/rules/payment-schedule.ts). */
-function depositSchedule(
-  ctx: CommandContext,
-  hotel: Hotel,
-  quote: QuoteResponse & { nightly: StayPrice['nightly'] },
-  plan: RatePlan,
-  now: Date,
-) {
-  const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
-  return bookingSchedule({
-    terms: summary.deposit ?? plan.deposit ?? { percent: 100 },
-    balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays ?? 0,
-    total: quote.total.amount,
-    nightly: quote.nightly.map((n) => n.amount.amount),
-    checkIn: quote.checkIn,
-    timezone: hotel.timezone,
-    chargeTime: ctx.config.checkinInviteTime,
-    checkInTime: hotel.checkInTime,
-    now,
-  });
 }
 
 function roomTypeOf(hotel: Hotel, quote: QuoteResponse): RoomTypeDef {
