@@ -1,8 +1,8 @@
 import { toRfc3339 } from '../../dates/dates.ts';
-import { randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import type { QuoteRequest, QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
+import { newQuoteId } from '../quote-id.ts';
 import { noOfferError } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
 import { depositSchedule, quotedSchedule } from './deposit-schedule.ts';
@@ -43,7 +43,7 @@ export async function createQuote(
   // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.
   const expiresAt = new Date(Math.ceil(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
   const quote: QuoteResponse = {
-    id: randomToken('q_', 16),
+    id: newQuoteId(hotel.id),
     expiresAt: toRfc3339(expiresAt),
     hotelId: hotel.id,
     ...stayEcho(req),

@@ -8,26 +8,23 @@ import { AppError, invalid } from '../../infra/http/problems.ts';
 import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
-import { takeDeposit } from '../../payments/card-on-file.ts';
-import { assertUsableToken } from '../../payments/charge.ts';
-import type { DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
+import { quoteHotels } from '../quote-id.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import { policyAsOf } from '../rules/cancellation-policy.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import { checkStayRules } from '../rules/stay-rules.ts';
 import { shortageError } from './availability-problems.ts';
+import { payAtBooking, planBookingPayment } from './booking-payment.ts';
 import type { Authority, CommandContext } from './command-context.ts';
-import { depositSchedule } from './deposit-schedule.ts';
 import { pricedHotelOrFail } from './hotel-lookup.ts';
 import { stayFromPrice } from './priced-stay.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
-import { chargeFor, type MoneyMoved } from './reservation-payments.ts';
 
 export interface NewReservation {
   row: ReservationRow;
@@ -55,7 +52,7 @@ export async function createReservation(
   booker: Booker,
   options: WriteOptions<NewReservation> & { language?: Language | undefined } = {},
 ): Promise<NewReservation> {
-  const stored = await quoteRepository.find(ctx.db, body.quoteId);
+  const stored = await quoteRepository.find(ctx.db, body.quoteId, quoteHotels(ctx.catalog, body.quoteId));
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
   const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
@@ -81,38 +78,15 @@ export async function createReservation(
       errors: [{ roomTypeId: quote.roomType.id, reason: 'sold_out', message }],
     });
   }
-  const prepaid = quote.ratePlan.prepayment === 'full';
-  const deposit = quote.ratePlan.prepayment === 'deposit';
-  if ((prepaid || deposit) && !body.payment) {
-    throw new AppError(
-      'payment_required',
-      deposit
-        ? `The ${quote.ratePlan.name} rate takes a deposit at booking and keeps the card for the balance: send payment.token.`
-        : `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
-    );
-  }
-  if ((prepaid || deposit) && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
+  // Refused before anything is written: a prepaid or deposit rate without a usable card.
+  const deposit = planBookingPayment(ctx, hotel, quote, plan, body.payment, now);
 
   const accessToken = randomToken('rat_', 32);
   // A quote made just before its free-cancellation moment and booked after it: no longer free.
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms, quote.promotion);
   // A deposit plan's schedule (API.md 14.2): the deposit now, the balance later or all at once.
-  const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
-  const schedule = depositSchedule(
-    ctx.config,
-    hotel,
-    {
-      ...quote,
-      ratePlan: {
-        prepayment: quote.ratePlan.prepayment,
-        deposit: summary.deposit ?? plan.deposit,
-        balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays,
-      },
-    },
-    now,
-  );
-  if (schedule) stay.paymentSchedule = schedule.schedule;
+  if (deposit) stay.paymentSchedule = deposit.schedule;
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
@@ -135,7 +109,7 @@ export async function createReservation(
     if (shortages.length > 0) {
       // A concurrent request with the same quote may have just taken the last rooms (it committed
       // while this one waited for the night locks): that is a used quote, not a sold-out stay.
-      if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
+      if (await quoteRepository.isUsed(tx, hotel.id, quote.id)) throw quoteAlreadyUsed();
       throw shortageError(hotel, shortages);
     }
     // A concurrent request with the same quote that committed first makes this insert break the
@@ -163,37 +137,7 @@ export async function createReservation(
         id: inserted.id,
         email: inserted.guest.email,
       });
-    let row = inserted;
-    const moved: MoneyMoved[] = [];
-    if (prepaid && body.payment) {
-      // The quote, not the new code, names the payment: a retry books under another code.
-      const basis = `quote/${quote.id}`;
-      moved.push(
-        await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking', basis),
-      );
-      // Part of creation, not a change: the version stays 1.
-      row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
-    }
-    if (schedule && body.payment) {
-      const basis = `quote/${quote.id}`;
-      const { chargeNow, balanceDue } = schedule;
-      const charge = await takeDeposit(tx, ctx, inserted, {
-        token: body.payment.token,
-        amount: chargeNow,
-        basis,
-        balanceDue,
-        purpose: 'booking',
-      });
-      moved.push({ kind: 'charge', purpose: 'booking', amount: chargeNow });
-      const card = {
-        ...(charge.brand ? { brand: charge.brand } : {}),
-        ...(charge.last4 ? { last4: charge.last4 } : {}),
-      };
-      row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, {
-        ...inserted.stay,
-        cardOnFile: card,
-      });
-    }
+    const { row, moved } = await payAtBooking(tx, ctx, inserted, quote, body.payment, deposit);
     await recordReservationEvent(tx, 'reservation.created', row, null, booker);
     await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
