@@ -1,5 +1,5 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
-import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
 import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import type { ScheduledPayment } from '../../reservations/reservation.row.ts';
 
@@ -16,7 +16,7 @@ export interface ScheduledStay {
  * for another plan: the quote shows it, the booking takes and schedules it, so both say the same.
  */
 export function depositSchedule(
-  config: Pick<AppContext['config'], 'checkinInviteTime'>,
+  config: Pick<Config, 'checkinInviteTime'>,
   hotel: Pick<Hotel, 'timezone' | 'checkInTime'>,
   stay: ScheduledStay,
   now: Date,
