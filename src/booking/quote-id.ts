@@ -1,5 +1,5 @@
 import type { CatalogStore } from '../catalog/catalog-store.ts';
-import { hotelsTagged, taggedToken } from '../catalog/hotel-tag.ts';
+import { taggedToken } from '../catalog/hotel-tag.ts';
 
 /** Quote ids (API.md 2.2): `q_`, the hotel's tag, 128 random bits. */
 const PREFIX = 'q_';
@@ -10,6 +10,9 @@ export function newQuoteId(hotelId: string): string {
 }
 
 /** The hotels a quote id can be of (null: an id made before tags, found by itself). */
-export function quoteHotels(catalog: Pick<CatalogStore, 'all'>, id: string): string[] | null {
-  return hotelsTagged(catalog, id, PREFIX, RANDOM_BYTES);
+export function quoteHotels(
+  catalog: Pick<CatalogStore, 'hotelsTagged'>,
+  id: string,
+): readonly string[] | null {
+  return catalog.hotelsTagged(id, PREFIX, RANDOM_BYTES);
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { base32, randomToken } from '../infra/crypto/tokens.ts';
-import type { Hotel } from './catalog.schema.ts';
 
 /*
  * Identifiers that say which hotel they belong to (issue 37): a quote id or a check-in session id
@@ -33,23 +32,14 @@ export function taggedToken(prefix: string, hotelId: string, bytes: number): str
 }
 
 /**
- * The hotels an identifier made by `taggedToken(prefix, …, bytes)` can belong to: those of the
- * catalogue whose tag it carries; null for an identifier without a tag (made before tags: its rows
- * are found by the identifier alone); none for anything else, which names nothing.
+ * The tag an identifier made by `taggedToken(prefix, …, bytes)` carries; null for an identifier
+ * without one (made before tags: its rows are found by the identifier alone); false for anything
+ * else, which names nothing.
  */
-export function hotelsTagged(
-  catalog: { all(): Hotel[] },
-  id: string,
-  prefix: string,
-  bytes: number,
-): string[] | null {
+export function tagOfId(id: string, prefix: string, bytes: number): string | null | false {
   const untagged = prefix.length + Math.ceil((bytes * 8) / 5);
-  if (!id.startsWith(prefix)) return [];
+  if (!id.startsWith(prefix)) return false;
   if (id.length === untagged) return null;
-  if (id.length !== untagged + TAG_LENGTH) return [];
-  const tag = id.slice(prefix.length, prefix.length + TAG_LENGTH);
-  return catalog
-    .all()
-    .map((hotel) => hotel.id)
-    .filter((hotelId) => hotelTag(hotelId) === tag);
+  if (id.length !== untagged + TAG_LENGTH) return false;
+  return id.slice(prefix.length, prefix.length + TAG_LENGTH);
 }

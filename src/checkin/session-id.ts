@@ -1,5 +1,5 @@
 import type { CatalogStore } from '../catalog/catalog-store.ts';
-import { hotelsTagged, taggedToken } from '../catalog/hotel-tag.ts';
+import { taggedToken } from '../catalog/hotel-tag.ts';
 
 /** Check-in session ids (API.md 5): `cks_`, the hotel's tag, 160 random bits. */
 const PREFIX = 'cks_';
@@ -10,6 +10,9 @@ export function newSessionId(hotelId: string): string {
 }
 
 /** The hotels a session id can be of (null: an id made before tags, found by itself). */
-export function sessionHotels(catalog: Pick<CatalogStore, 'all'>, id: string): string[] | null {
-  return hotelsTagged(catalog, id, PREFIX, RANDOM_BYTES);
+export function sessionHotels(
+  catalog: Pick<CatalogStore, 'hotelsTagged'>,
+  id: string,
+): readonly string[] | null {
+  return catalog.hotelsTagged(id, PREFIX, RANDOM_BYTES);
 }

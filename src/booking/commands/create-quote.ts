@@ -5,6 +5,7 @@ import { quoteRepository } from '../quote.repository.ts';
 import { newQuoteId } from '../quote-id.ts';
 import { noOfferError } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
+import { depositSchedule, quotedSchedule } from './deposit-schedule.ts';
 import { ratePlanSummary } from './priced-stay.ts';
 import { requestedPromotion, requireApplied, requireUnlocked } from './promotion-request.ts';
 import { evaluate } from './stay-evaluation.ts';
@@ -55,6 +56,9 @@ export async function createQuote(
     ...(offer.price.plan ? { plan: offer.price.plan } : {}),
     ...(offer.promotion ? { promotion: offer.promotion } : {}),
   };
+  // A deposit plan's schedule as booking now would make it (the booking computes it again then).
+  const schedule = depositSchedule(ctx.config, hotel, { ...quote, nightly: offer.price.nightly }, now);
+  if (schedule) quote.schedule = quotedSchedule(schedule.schedule, quote.total.currency);
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {
     await quoteRepository.insert(ctx.db, stored, expiresAt);
