@@ -102,6 +102,18 @@ describe('command-line tools', () => {
           "SELECT data, secret FROM checkin_steps WHERE name = 'identity_document'",
         );
         assert.deepEqual(rows, [{ data: { purged: true }, secret: null }]);
+        // Audited as the command line (API.md 12), with the count only.
+        const audit = await reopened.query<{ actor: string; hotel_id: string; details: unknown }>(
+          `SELECT actor_type || '/' || actor_id || '/' || actor_name AS actor, hotel_id, details
+           FROM audit_entries WHERE action = 'guest_identity.purged'`,
+        );
+        assert.deepEqual(audit.rows, [
+          {
+            actor: 'system/cli/Command line',
+            hotel_id: hotel.id,
+            details: { documents: 1, retentionDays: 30 },
+          },
+        ]);
       } finally {
         await reopened.close();
       }
