@@ -48,6 +48,17 @@ describe('command-line tools', () => {
           rows.filter((r) => r.retired_at === null).map((r) => r.kid),
           [kid],
         );
+        // Each rotation is in the audit trail as the command line's (API.md 12).
+        const audit = await db.query<{ actor: string; target_id: string; hotel_id: string }>(
+          `SELECT actor_type || '/' || actor_id AS actor, target_id, hotel_id FROM audit_entries
+           WHERE action = 'signing_key.rotated' ORDER BY at`,
+        );
+        assert.deepEqual(
+          audit.rows.map((r) => r.actor),
+          ['system/cli', 'system/cli'],
+        );
+        assert.equal(audit.rows[1]?.target_id, kid);
+        assert.equal(audit.rows[1]?.hotel_id, '', 'every hotel');
       } finally {
         await db.close();
       }
