@@ -232,7 +232,10 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     const text = await accountant.page.locator('.audit-list').innerText();
     assert.doesNotMatch(text, new RegExp(oldTown.id), 'only its own hotels');
     assert.match(text, /Person invited/);
+    assert.match(text, /Signed in/, 'the sign-in is in the trail too');
+    assert.equal(await nav.getByRole('button', { name: 'Calendar' }).count(), 0);
     assert.deepEqual(await seriousA11yViolations(accountant.page), []);
+    await screenshot(accountant.page, 'desk-accountant');
     assert.deepEqual(accountant.errors, []);
 
     const clerk = await openPage(browser, app.baseUrl, DESKTOP);
@@ -241,5 +244,7 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     await tabs.getByRole('button', { name: 'Calendar' }).waitFor();
     assert.equal(await tabs.getByRole('button', { name: 'Staff' }).count(), 0);
     assert.equal(await tabs.getByRole('button', { name: 'Audit trail' }).count(), 0);
+    await screenshot(clerk.page, 'desk-front-desk');
+    assert.deepEqual(clerk.errors, []);
   });
 });
