@@ -247,4 +247,31 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     await screenshot(clerk.page, 'desk-front-desk');
     assert.deepEqual(clerk.errors, []);
   });
+
+  it('with a session cookie: a manager sees every view but keys, and cannot invite an owner', async () => {
+    await person('boss@harbour.test', 'Mia Manager', 'manager');
+    const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
+    await withSession(page, 'boss@harbour.test');
+    const nav = page.getByRole('navigation');
+    for (const tab of ['Today', 'Search', 'Calendar', 'Promotions', 'Staff', 'Audit trail', 'My account'])
+      await nav.getByRole('button', { name: tab }).waitFor();
+    await nav.getByRole('button', { name: 'Staff' }).click();
+    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
+    const before = (await api('GET', '/staff')).json().data.length;
+    const invite = page.locator('form', { has: page.getByRole('heading', { name: 'Invite a person' }) });
+    await invite.getByLabel('E-mail').fill('olga@harbour.test');
+    await invite.getByLabel('Name').fill('Olga Ortiz');
+    await invite.getByLabel('Role').selectOption('owner');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    // API.md 12: a manager's staff:write never grants owner; the desk shows the refusal.
+    await invite.getByRole('alert').waitFor();
+    assert.match(await invite.getByRole('alert').innerText(), /role `owner`: it is beyond your own/);
+    assert.equal((await api('GET', '/staff')).json().data.length, before, 'nobody invited');
+    await invite.getByLabel('Role').selectOption('front_desk');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('Invitation sent to olga@harbour.test.').waitFor();
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await screenshot(page, 'desk-manager');
+    assert.deepEqual(errors, []);
+  });
 });
