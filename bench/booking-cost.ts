@@ -19,9 +19,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { stays, writeCatalog } from './catalog.ts';
+import { writeCatalog } from './catalog.ts';
 import { type LoadResult, load } from './load.ts';
 import { createDatabase, newKey, type Proc, ROOT, spawnNode } from './processes.ts';
+import { makeQuotes } from './quotes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 3);
 const bookings = Number(process.env.COST_BOOKINGS ?? 600);
@@ -115,22 +116,6 @@ async function backendsCpu(b: Build): Promise<number> {
   return sum;
 }
 
-async function quotes(url: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  const bodies = stays(997, 4).map((s) => JSON.stringify(s));
-  await load([url], {
-    method: 'POST',
-    path: () => '/api/v1/booking/quote',
-    body: (i) => bodies[i % bodies.length] as string,
-    connections: 20,
-    amount: count,
-    onBody: (status, body) => {
-      if (status === 201) ids.push((JSON.parse(body) as { id: string }).id);
-    },
-  });
-  return ids;
-}
-
 interface Round extends LoadResult {
   serviceCpuMs: number;
   backendCpuMs: number;
@@ -141,7 +126,7 @@ interface Round extends LoadResult {
 }
 
 async function round(b: Build): Promise<Round> {
-  const ids = await quotes(b.service.url, bookings);
+  const ids = await makeQuotes([b.service.url], bookings, 4);
   // The backends are the pool's: read their CPU before and after (the pool keeps them open).
   const cpu0 = await cpuMs(b.service.child.pid as number);
   const db0 = await backendsCpu(b);

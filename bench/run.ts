@@ -24,6 +24,7 @@ import {
   startCommitFloor,
   startService,
 } from './processes.ts';
+import { makeQuotes } from './quotes.ts';
 import { FLOOR_HEADER, floorRows, renderReport, row } from './report.ts';
 import { seedReservations } from './seed.ts';
 import type { ViewMemory } from './view-memory.ts';
@@ -194,23 +195,6 @@ async function fetchJson(url: string, body: unknown, headers: Record<string, str
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/** Quotes made ahead (not measured) for the reservation scenario: one per reservation. */
-async function makeQuotes(urls: string[], count: number, types: number): Promise<string[]> {
-  const ids: string[] = [];
-  const bodies = stays(997, types).map((s) => JSON.stringify(s));
-  await load(urls, {
-    method: 'POST',
-    path: () => '/api/v1/booking/quote',
-    body: (i) => bodies[i % bodies.length] as string,
-    connections: 20,
-    amount: count,
-    onBody: (status, body) => {
-      if (status === 201) ids.push((JSON.parse(body) as { id: string }).id);
-    },
-  });
-  return ids;
 }
 
 async function makeSessions(url: string, count: number, types: number): Promise<string[]> {

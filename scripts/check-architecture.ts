@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { LAYERS } from './layers.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Another folder (a test's small tree) is checked without the allow-list below.
@@ -28,32 +29,6 @@ const SRC = GIVEN ? resolve(GIVEN) : join(ROOT, 'src');
 type Rule = 'service' | 'routes-repository' | 'sql';
 const ALLOWED: Record<string, Rule[]> = {};
 const allowed = (path: string, rule: Rule) => ALLOWED[path]?.includes(rule) ?? false;
-
-/**
- * Layers, lowest first. A module (a top-level file or folder of src/) may import from its own
- * module and from modules of a LOWER layer only: siblings of one layer stay independent.
- */
-const LAYERS: string[][] = [
-  ['config'],
-  ['dates', 'config.ts'],
-  ['infra'],
-  ['operator-access'],
-  ['signing', 'catalog', 'events', 'reservations'],
-  // Rate plans price stays under the catalogue's plans and the stored ones (priced-hotel.ts).
-  ['payments', 'rate-plans'],
-  // The one context every feature's routes and commands take: below every feature that has routes.
-  ['context.ts'],
-  ['hotel-calendar'],
-  ['messages', 'promotions'],
-  ['checkin', 'channels', 'staff', 'folios'],
-  // Deposits and balances (API.md 14.2): the claim worker's charges and the desk's charge-card,
-  // beside booking (they use folios, messages and payments; booking uses only payments' part).
-  ['booking', 'deposits'],
-  ['pages'],
-  ['app.ts'],
-  ['runtime.ts'],
-  ['server.ts', 'cli'],
-];
 
 function layerOf(module: string): number {
   const index = LAYERS.findIndex((layer) => layer.includes(module));

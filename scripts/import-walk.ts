@@ -9,22 +9,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { layerOfFile, moduleOfFile, SHARED_MODULES } from './layers.ts';
 
 const start = resolve(process.argv[2] ?? 'src/booking/commands/create-reservation.ts');
 const src = resolve(process.argv[3] ?? 'src');
-// The layers of scripts/check-architecture.ts, read from its text (importing it would run the check).
-const checker = readFileSync(
-  resolve(dirname(new URL(import.meta.url).pathname), 'check-architecture.ts'),
-  'utf8',
-);
-const table = /const LAYERS: string\[\]\[\] = \[([\s\S]*?)\n\];/.exec(checker)?.[1] ?? '';
-const LAYERS = [...table.matchAll(/^\s*\[(.*)\],/gm)].map((m) =>
-  [...(m[1] as string).matchAll(/'([^']+)'/g)].map((n) => n[1]),
-);
-const SKIPPED = new Set(['infra', 'dates', 'config', 'config.ts']);
+const SKIPPED = SHARED_MODULES;
 
-const moduleOf = (file: string) => relative(src, file).split('/')[0] as string;
-const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.includes(moduleOf(file)));
+const moduleOf = (file: string) => moduleOfFile(src, file);
+const layerOf = (file: string) => layerOfFile(src, file);
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');

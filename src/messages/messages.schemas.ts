@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LANGUAGES } from '../infra/i18n/languages.ts';
+import { MESSAGE_KINDS } from './message-kinds.ts';
 
 /** The operator API of guest messages (API.md 10). */
 
@@ -9,15 +10,7 @@ const literalUnion = <T extends readonly string[]>(values: T) =>
 export const GuestMessage = Type.Object(
   {
     id: Type.String({ examples: ['msg_3k9f0a1b2c3d4e5f6g7h8j9k0m'] }),
-    kind: literalUnion([
-      'booking_confirmation',
-      'booking_modified',
-      'booking_cancelled',
-      'checkin_invitation',
-      'checkin_completed',
-      'invoice',
-      'payment_request',
-    ] as const),
+    kind: literalUnion(MESSAGE_KINDS),
     to: Type.String({ description: 'the guest’s e-mail address at the time', examples: ['ana@example.com'] }),
     language: literalUnion(LANGUAGES),
     status: literalUnion(['queued', 'sent', 'failed'] as const),

@@ -1,4 +1,6 @@
-import type { AppContext } from '../context.ts';
+import type { CatalogStore } from '../catalog/catalog-store.ts';
+import type { Config } from '../config.ts';
+import type { Clock } from '../infra/clock.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import { type Executor, isTransaction } from '../infra/db/database.ts';
 import { wakeAfterCommit } from '../infra/db/wake.ts';
@@ -13,8 +15,15 @@ import { type InvitationChange, type MessageRow, messageRepository as repo } fro
 import { changesBetween } from './render/changes.ts';
 import { maskEmail } from './transport.ts';
 
-/** What queuing a message needs: the invitation's schedule comes from the config and the catalogue. */
-export type OutboxContext = Pick<AppContext, 'config' | 'catalog' | 'clock'>;
+/**
+ * What queuing a message needs: the invitation's schedule comes from the config and the catalogue.
+ * Named here rather than picked from the app's context, so messages depend on those parts only.
+ */
+export interface OutboxContext {
+  config: Config;
+  catalog: Pick<CatalogStore, 'get'>;
+  clock: Clock;
+}
 
 /**
  * A change of a reservation that the guest is told about (API.md 10), raised in its transaction.

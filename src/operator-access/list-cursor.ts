@@ -69,3 +69,37 @@ export function listCursorCodec<T>(
   }
   return codec;
 }
+
+/** What every list's cursor holds: its format version, the query's filters and where the page ended. */
+export interface ListCursorState {
+  v: 1;
+  filters: Record<string, string>;
+  after: [string, string];
+}
+
+/**
+ * The shape check shared by the lists' cursors: version 1, filters named only from `filterNames`
+ * with string values, and `after` a pair of strings each accepted by `position` (the list's sort
+ * key and id). A list adds its own fields' checks beside it.
+ */
+export function isListCursorState(
+  value: unknown,
+  filterNames: readonly string[],
+  position: readonly [(key: string) => boolean, (id: string) => boolean],
+): value is ListCursorState {
+  const c = value as ListCursorState;
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    c.v === 1 &&
+    typeof c.filters === 'object' &&
+    c.filters !== null &&
+    Object.entries(c.filters).every(([k, v]) => filterNames.includes(k) && typeof v === 'string') &&
+    Array.isArray(c.after) &&
+    c.after.length === 2 &&
+    typeof c.after[0] === 'string' &&
+    position[0](c.after[0]) &&
+    typeof c.after[1] === 'string' &&
+    position[1](c.after[1])
+  );
+}

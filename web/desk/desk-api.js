@@ -1,7 +1,7 @@
 // Calls to the operator API with the key pasted into this tab, or with the session cookie of a
 // signed-in person (API.md 12). The key lives only in sessionStorage (gone when the tab closes),
 // never in a URL or cookie, and goes out only as an Authorization header to this origin.
-import { api, idempotencyKey, Problem } from '../shared/api.js';
+import { api, fetchJson, idempotencyKey, Problem } from '../shared/api.js';
 import { language } from '../shared/i18n.js';
 
 const KEY_STORAGE = 'innkeep.desk.key';
@@ -47,33 +47,19 @@ export function useSession(on) {
 export async function operator(method, path, { body, headers = {}, key } = {}) {
   const credential = key ?? memoryKey ?? savedKey();
   const session = bySession && !credential;
-  let response;
-  try {
-    response = await fetch(`/api/v1/operator${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(session ? {} : { authorization: `Bearer ${credential ?? ''}` }),
-        ...(method === 'POST' ? { 'idempotency-key': idempotencyKey() } : {}),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-      credentials: session ? 'same-origin' : 'omit',
-      referrerPolicy: 'no-referrer',
-      cache: 'no-store',
-    });
-  } catch {
-    throw new Problem({ code: 'network_error' }, 0);
-  }
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!response.ok) throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  const { json, response } = await fetchJson(`/api/v1/operator${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(session ? {} : { authorization: `Bearer ${credential ?? ''}` }),
+      ...(method === 'POST' ? { 'idempotency-key': idempotencyKey() } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body ? JSON.stringify(body) : undefined,
+    credentials: session ? 'same-origin' : 'omit',
+    cache: 'no-store',
+  });
   return { body: json, etag: response.headers.get('etag') };
 }
 

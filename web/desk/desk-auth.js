@@ -1,7 +1,7 @@
 // Calls to /api/v1/auth (API.md 12): staff sign-in, the session cookie (HttpOnly: this page never
 // reads it; the browser sends it to this origin only), the person's own password and passkeys.
 // Passkeys go through @simplewebauthn/browser, served by this service (no third party).
-import { Problem } from '../shared/api.js';
+import { fetchJson, Problem } from '../shared/api.js';
 import { language, t } from '../shared/i18n.js';
 import {
   browserSupportsWebAuthn,
@@ -11,31 +11,17 @@ import {
 
 /** `body` of an auth call (null for 204/202), or a thrown Problem with the API's problem details. */
 export async function auth(method, path, body) {
-  let response;
-  try {
-    response = await fetch(`/api/v1/auth${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        'accept-language': language(),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-      credentials: 'same-origin',
-      referrerPolicy: 'no-referrer',
-      cache: 'no-store',
-    });
-  } catch {
-    throw new Problem({ code: 'network_error' }, 0);
-  }
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!response.ok) throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  const { json } = await fetchJson(`/api/v1/auth${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      'accept-language': language(),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+    credentials: 'same-origin',
+    cache: 'no-store',
+  });
   return json;
 }
 

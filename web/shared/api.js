@@ -17,21 +17,15 @@ export class Problem extends Error {
   }
 }
 
-export async function api(method, path, { body, headers = {} } = {}) {
+/**
+ * One JSON call to this service: `{ json, response }` of a 2xx answer, else a thrown Problem
+ * carrying the RFC 9457 body (`network_error` when nothing came back, `unexpected` for a body that
+ * is not JSON). Every page's calls (public, operator, staff sign-in) go through here.
+ */
+export async function fetchJson(url, init) {
   let response;
   try {
-    response = await fetch(path.startsWith('/') && !path.startsWith('/api/') ? `/api/v1${path}` : path, {
-      method,
-      headers: {
-        accept: 'application/json',
-        'accept-language': language(),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-      credentials: 'omit',
-      referrerPolicy: 'no-referrer',
-    });
+    response = await fetch(url, { referrerPolicy: 'no-referrer', ...init });
   } catch {
     throw new Problem({ code: 'network_error' }, 0);
   }
@@ -43,6 +37,22 @@ export async function api(method, path, { body, headers = {} } = {}) {
     json = null;
   }
   if (!response.ok) throw new Problem(json ?? { code: 'unexpected' }, response.status);
+  return { json, response };
+}
+
+export async function api(method, path, { body, headers = {} } = {}) {
+  const url = path.startsWith('/') && !path.startsWith('/api/') ? `/api/v1${path}` : path;
+  const { json } = await fetchJson(url, {
+    method,
+    headers: {
+      accept: 'application/json',
+      'accept-language': language(),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body ? JSON.stringify(body) : undefined,
+    credentials: 'omit',
+  });
   return json;
 }
 

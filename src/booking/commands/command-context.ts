@@ -1,14 +1,23 @@
-import type { AppContext } from '../../context.ts';
-import type { WriteOptions } from '../../infra/db/database.ts';
+import type { CatalogStore } from '../../catalog/catalog-store.ts';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../infra/clock.ts';
+import type { Database, WriteOptions } from '../../infra/db/database.ts';
 import type { PaymentDeps } from '../../payments/charge.ts';
 
-/** What search and quote need: the catalogue, the nights and the quotes, read and written at a time. */
-export type BookingContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
+/**
+ * What search and quote need: the catalogue, the nights and the quotes, read and written at a time.
+ * Named part by part rather than picked from the app's context (context.ts), so booking depends on
+ * these parts only, not on everything the app holds (signing keys, the encryptor).
+ */
+export interface BookingContext {
+  db: Database;
+  catalog: CatalogStore;
+  clock: Clock;
+  config: Config;
+}
 
-/** What every reservation command needs: the app's parts and the request's log. */
-export type CommandContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config' | 'payments'> & {
-  log: PaymentDeps['log'];
-};
+/** What every reservation command needs: those parts, the payment provider and the request's log. */
+export type CommandContext = BookingContext & PaymentDeps;
 
 /**
  * Who runs a reservation command: the guest, holding the reservation's access token, or the hotel,

@@ -1,4 +1,4 @@
-import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
+import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import { inventoryRepository } from '../../hotel-calendar/inventory.repository.ts';
 import { loadHotelNightsForWrite } from '../../hotel-calendar/load-hotel-nights.ts';
@@ -8,9 +8,6 @@ import { AppError, invalid } from '../../infra/http/problems.ts';
 import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
 import { tellGuest } from '../../messages/outbox.ts';
-import { takeDeposit } from '../../payments/card-on-file.ts';
-import { assertUsableToken } from '../../payments/charge.ts';
-import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -22,11 +19,11 @@ import { policyAsOf } from '../rules/cancellation-policy.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import { checkStayRules } from '../rules/stay-rules.ts';
 import { shortageError } from './availability-problems.ts';
+import { payAtBooking, planBookingPayment } from './booking-payment.ts';
 import type { Authority, CommandContext } from './command-context.ts';
 import { pricedHotelOrFail } from './hotel-lookup.ts';
 import { stayFromPrice } from './priced-stay.ts';
 import { recordPaymentEvents, recordReservationEvent } from './reservation-events.ts';
-import { chargeFor, type MoneyMoved } from './reservation-payments.ts';
 
 export interface NewReservation {
   row: ReservationRow;
@@ -80,25 +77,15 @@ export async function createReservation(
       errors: [{ roomTypeId: quote.roomType.id, reason: 'sold_out', message }],
     });
   }
-  const prepaid = quote.ratePlan.prepayment === 'full';
-  const deposit = quote.ratePlan.prepayment === 'deposit';
-  if ((prepaid || deposit) && !body.payment) {
-    throw new AppError(
-      'payment_required',
-      deposit
-        ? `The ${quote.ratePlan.name} rate takes a deposit at booking and keeps the card for the balance: send payment.token.`
-        : `The ${quote.ratePlan.name} rate is paid at booking: send payment.token.`,
-    );
-  }
-  if ((prepaid || deposit) && body.payment) assertUsableToken(ctx, body.payment.token, '/payment/token');
+  // Refused before anything is written: a prepaid or deposit rate without a usable card.
+  const deposit = planBookingPayment(ctx, hotel, quote, plan, body.payment, now);
 
   const accessToken = randomToken('rat_', 32);
   // A quote made just before its free-cancellation moment and booked after it: no longer free.
   const terms = { ...quote, cancellationPolicy: policyAsOf(quote.cancellationPolicy, now) };
   const stay = stayFromPrice(hotel, quote, quote.roomType.id, quote.ratePlan.id, terms, quote.promotion);
   // A deposit plan's schedule (API.md 14.2): the deposit now, the balance later or all at once.
-  const schedule = deposit ? depositSchedule(ctx, hotel, quote, plan, now) : null;
-  if (schedule) stay.paymentSchedule = schedule.schedule;
+  if (deposit) stay.paymentSchedule = deposit.schedule;
   const created = await ctx.db.transaction(async (tx) => {
     // Restrictions may have changed since the quote (a catalogue reload, a calendar PATCH); the
     // price stays locked. Read under the hotel's calendar lock, so a PATCH that closes these
@@ -149,37 +136,7 @@ export async function createReservation(
         id: inserted.id,
         email: inserted.guest.email,
       });
-    let row = inserted;
-    const moved: MoneyMoved[] = [];
-    if (prepaid && body.payment) {
-      // The quote, not the new code, names the payment: a retry books under another code.
-      const basis = `quote/${quote.id}`;
-      moved.push(
-        await chargeFor(tx, ctx, inserted, body.payment.token, inserted.totalAmount, 'booking', basis),
-      );
-      // Part of creation, not a change: the version stays 1.
-      row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
-    }
-    if (schedule && body.payment) {
-      const basis = `quote/${quote.id}`;
-      const { chargeNow, balanceDue } = schedule;
-      const charge = await takeDeposit(tx, ctx, inserted, {
-        token: body.payment.token,
-        amount: chargeNow,
-        basis,
-        balanceDue,
-        purpose: 'booking',
-      });
-      moved.push({ kind: 'charge', purpose: 'booking', amount: chargeNow });
-      const card = {
-        ...(charge.brand ? { brand: charge.brand } : {}),
-        ...(charge.last4 ? { last4: charge.last4 } : {}),
-      };
-      row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, {
-        ...inserted.stay,
-        cardOnFile: card,
-      });
-    }
+    const { row, moved } = await payAtBooking(tx, ctx, inserted, quote, body.payment, deposit);
     await recordReservationEvent(tx, 'reservation.created', row, null, booker);
     await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
     await recordPaymentEvents(tx, row, moved);
@@ -187,28 +144,6 @@ export async function createReservation(
   });
   domainMetrics.reservationCreated(created.row.hotelId);
   return created;
-}
-
-/** The schedule of a deposit plan's booking made `now` (payments/rules/payment-schedule.ts). */
-function depositSchedule(
-  ctx: CommandContext,
-  hotel: Hotel,
-  quote: QuoteResponse & { nightly: StayPrice['nightly'] },
-  plan: RatePlan,
-  now: Date,
-) {
-  const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
-  return bookingSchedule({
-    terms: summary.deposit ?? plan.deposit ?? { percent: 100 },
-    balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays ?? 0,
-    total: quote.total.amount,
-    nightly: quote.nightly.map((n) => n.amount.amount),
-    checkIn: quote.checkIn,
-    timezone: hotel.timezone,
-    chargeTime: ctx.config.checkinInviteTime,
-    checkInTime: hotel.checkInTime,
-    now,
-  });
 }
 
 function roomTypeOf(hotel: Hotel, quote: QuoteResponse): RoomTypeDef {

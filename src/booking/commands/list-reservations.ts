@@ -1,7 +1,12 @@
 import type { AppContext } from '../../context.ts';
 import { isCalendarDate, nightsBetween } from '../../dates/dates.ts';
 import { type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
-import { type CursorCodec, listCursorCodec } from '../../operator-access/list-cursor.ts';
+import {
+  type CursorCodec,
+  isListCursorState,
+  type ListCursorState,
+  listCursorCodec,
+} from '../../operator-access/list-cursor.ts';
 import { requireVisibleHotel } from '../../operator-access/operator-auth.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { foldSearchText, type ReservationRow } from '../../reservations/reservation.row.ts';
@@ -29,31 +34,15 @@ const FILTER_NAMES = [
   'q',
 ] as const satisfies ReadonlyArray<keyof Filters>;
 
-/** What a cursor holds: the hotel, the filters and where the page ended. */
-interface CursorState {
-  v: 1;
+/** What a cursor holds: the hotel, the filters and where the page ended (check-in date, id). */
+interface CursorState extends ListCursorState {
   hotel: string;
-  filters: Record<string, string>;
-  after: [string, string];
 }
 
 function isCursorState(value: unknown): value is CursorState {
-  const c = value as CursorState;
   return (
-    typeof c === 'object' &&
-    c !== null &&
-    c.v === 1 &&
-    typeof c.hotel === 'string' &&
-    typeof c.filters === 'object' &&
-    c.filters !== null &&
-    Object.entries(c.filters).every(
-      ([k, v]) => (FILTER_NAMES as readonly string[]).includes(k) && typeof v === 'string',
-    ) &&
-    Array.isArray(c.after) &&
-    c.after.length === 2 &&
-    typeof c.after[0] === 'string' &&
-    isCalendarDate(c.after[0]) &&
-    typeof c.after[1] === 'string'
+    isListCursorState(value, FILTER_NAMES, [isCalendarDate, () => true]) &&
+    typeof (value as CursorState).hotel === 'string'
   );
 }
 

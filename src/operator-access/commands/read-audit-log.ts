@@ -2,38 +2,19 @@ import type { Database } from '../../infra/db/database.ts';
 import { AppError, type ProblemDetailEntry, validationProblem } from '../../infra/http/problems.ts';
 import type { AuditQuery } from '../audit.schemas.ts';
 import { type AuditEntry, type AuditFilter, auditEntriesRepository } from '../audit-entries.repository.ts';
-import { listCursorCodec } from '../list-cursor.ts';
+import { isListCursorState, type ListCursorState, listCursorCodec } from '../list-cursor.ts';
 import { type Principal, seesHotel } from '../scopes.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const FILTER_NAMES = ['hotelId', 'actorId', 'action', 'from', 'to'] as const;
 
-/** What a cursor holds: the filters of the query and where the page ended (exact time, id). */
-interface CursorState {
-  v: 1;
-  filters: Record<string, string>;
-  after: [string, string];
-}
+/** Where an audit page ended: the entry's exact time (microseconds) and its id. */
+const AFTER_AT = (at: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at);
+const AFTER_ID = (id: string) => /^aud_[0-9a-z]{1,40}$/.test(id);
 
-function isCursorState(value: unknown): value is CursorState {
-  const c = value as CursorState;
-  return (
-    typeof c === 'object' &&
-    c !== null &&
-    c.v === 1 &&
-    typeof c.filters === 'object' &&
-    c.filters !== null &&
-    Object.entries(c.filters).every(
-      ([k, v]) => (FILTER_NAMES as readonly string[]).includes(k) && typeof v === 'string',
-    ) &&
-    Array.isArray(c.after) &&
-    c.after.length === 2 &&
-    typeof c.after[0] === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(c.after[0]) &&
-    typeof c.after[1] === 'string' &&
-    /^aud_[0-9a-z]{1,40}$/.test(c.after[1])
-  );
+function isCursorState(value: unknown): value is ListCursorState {
+  return isListCursorState(value, FILTER_NAMES, [AFTER_AT, AFTER_ID]);
 }
 
 type AuditContext = { db: Database; operatorKeyHasher: (label: string) => Buffer };
