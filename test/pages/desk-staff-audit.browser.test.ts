@@ -248,6 +248,20 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     assert.deepEqual(clerk.errors, []);
   });
 
+  it('with a session cookie: an owner sees every view, its own sign-in in the audit trail', async () => {
+    await person('owner@harbour.test', 'Otto Owner', 'owner');
+    const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
+    await withSession(page, 'owner@harbour.test');
+    const nav = page.getByRole('navigation');
+    for (const tab of ['Today', 'Search', 'Calendar', 'Promotions', 'Staff', 'My account'])
+      await nav.getByRole('button', { name: tab }).waitFor();
+    await nav.getByRole('button', { name: 'Audit trail' }).click();
+    await page.getByRole('heading', { name: /^\d+ entr(y|ies)$/ }).waitFor();
+    const first = page.locator('.audit-list li').first();
+    assert.match(await first.innerText(), /Signed in[\s\S]*Otto Owner/);
+    assert.deepEqual(errors, []);
+  });
+
   it('with a session cookie: a manager sees every view but keys, and cannot invite an owner', async () => {
     await person('boss@harbour.test', 'Mia Manager', 'manager');
     const { page, errors } = await openPage(browser, app.baseUrl, DESKTOP);
