@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Charge the card on file
-         * @description Charges the card the guest left with a deposit plan, now and without the guest: the folio’s balance by default, or `amount` (a no-show fee), never more than the balance (`409 amount_exceeds_balance`); a reservation without a card on file is `409 no_card_on_file`; a decline is `402 payment_failed` and changes nothing. Once per `Idempotency-Key`. The payment shows in the folio with `method: card`. See docs/api.md §13.2.
+         * @description Charges the card the guest left with a deposit plan, now and without the guest: the folio’s balance by default, or `amount` (a no-show fee), never more than the balance (`409 amount_exceeds_balance`); a reservation without a card on file is `409 no_card_on_file`; a decline is `402 payment_failed`: nothing is charged or paid, and the event `payment.failed` is recorded. Once per `Idempotency-Key`. The payment shows in the folio with `method: card`. See docs/api.md §13.2.
          *
          *     Scope: `folios:write`.
          */
@@ -1941,6 +1941,18 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description a `deposit` plan: what booking now takes (the deposit) and what the card on file pays later (the balance), as the reservation’s `payment.schedule` will say; absent for other plans */
+            schedule?: {
+                amount: components["schemas"]["Money"];
+                /** @description `card_on_file`: charged by the service when due; `at_hotel`: a balance paid at the hotel (`balanceDueDays` 0) */
+                collection: "card_on_file" | "at_hotel";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC instant: now for the deposit; checkIn − balanceDueDays for the balance
+                 */
+                dueAt: string;
+                kind: "deposit" | "balance";
+            }[];
             services: string[];
             total: components["schemas"]["Money"];
         };

@@ -201,6 +201,23 @@ export const SearchResponse = Type.Object(
 );
 export type SearchResponse = Static<typeof SearchResponse>;
 
+/** One payment of a `deposit` plan's schedule as a quote foresees it (API.md 14.2; docs/api.md §13.2.2). */
+const QuotedPayment = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('deposit'), Type.Literal('balance')]),
+    dueAt: Type.String({
+      format: 'date-time',
+      description: 'RFC 3339 UTC instant: now for the deposit; checkIn − balanceDueDays for the balance',
+    }),
+    amount: MoneyRef,
+    collection: Type.Union([Type.Literal('card_on_file'), Type.Literal('at_hotel')], {
+      description:
+        '`card_on_file`: charged by the service when due; `at_hotel`: a balance paid at the hotel (`balanceDueDays` 0)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const QuoteResponse = Type.Object(
   {
     id: Type.String({ examples: ['q_5k2m…'] }),
@@ -215,6 +232,12 @@ export const QuoteResponse = Type.Object(
     cancellationPolicy: PolicyRef,
     plan: PlanDetails,
     promotion: Type.Optional(AppliedPromotion),
+    schedule: Type.Optional(
+      Type.Array(QuotedPayment, {
+        description:
+          'a `deposit` plan: what booking now takes (the deposit) and what the card on file pays later (the balance), as the reservation’s `payment.schedule` will say; absent for other plans',
+      }),
+    ),
   },
   { $id: 'Quote', description: 'The quote: a price locked until expiresAt (rooms are not held)' },
 );

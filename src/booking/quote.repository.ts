@@ -18,12 +18,24 @@ export const quoteRepository = {
     ]);
   },
 
-  async find(db: Executor, id: string): Promise<StoredQuote | null> {
+  /**
+   * The quote with this id, among `hotelIds`' quotes when its id names them (one shard on Citus;
+   * none: no such quote), else by the id alone (a quote made before ids carried their hotel).
+   */
+  async find(db: Executor, id: string, hotelIds: readonly string[] | null): Promise<StoredQuote | null> {
+    if (hotelIds !== null && hotelIds.length === 0) return null;
+    const where =
+      hotelIds === null
+        ? 'id = $1'
+        : hotelIds.length === 1
+          ? 'hotel_id = $2 AND id = $1'
+          : 'hotel_id = ANY($2) AND id = $1';
+    const params = hotelIds === null ? [id] : [id, hotelIds.length === 1 ? hotelIds[0] : hotelIds];
     // Whether it was used, in the same round trip.
     const { rows } = await db.query<{ body: QuoteResponse; expires_at: Date; used: boolean }>(
       `SELECT body, expires_at, EXISTS (SELECT 1 FROM reservations r WHERE r.hotel_id = q.hotel_id AND r.quote_id = q.id) AS used
-       FROM quotes q WHERE id = $1`,
-      [id],
+       FROM quotes q WHERE ${where}`,
+      params,
     );
     const row = rows[0];
     return row ? { body: row.body, expiresAt: row.expires_at, used: row.used } : null;
@@ -38,8 +50,11 @@ export const quoteRepository = {
     return rowCount;
   },
 
-  async isUsed(db: Executor, id: string): Promise<boolean> {
-    const { rows } = await db.query('SELECT 1 FROM reservations WHERE quote_id = $1', [id]);
+  async isUsed(db: Executor, hotelId: string, id: string): Promise<boolean> {
+    const { rows } = await db.query('SELECT 1 FROM reservations WHERE hotel_id = $2 AND quote_id = $1', [
+      id,
+      hotelId,
+    ]);
     return rows.length > 0;
   },
 };

@@ -4,6 +4,7 @@ import type { Database } from '../infra/db/database.ts';
 import { type PeriodicJob, startPeriodicJob } from '../infra/jobs/periodic-job.ts';
 import { catalogRepository as repo } from './catalog.repository.ts';
 import type { Hotel } from './catalog.schema.ts';
+import { hotelTag, tagOfId } from './hotel-tag.ts';
 import { expandYearlyPeriods } from './recurrence.ts';
 
 /**
@@ -15,6 +16,8 @@ import { expandYearlyPeriods } from './recurrence.ts';
 export class CatalogStore {
   private definitions: Hotel[] = [];
   private hotels = new Map<string, Hotel>();
+  /** Hotel ids by the tag their identifiers carry (hotel-tag.ts): usually one a tag. */
+  private tagged = new Map<string, string[]>();
   private fingerprint = '';
   /** The hotel-local today each hotel was expanded for; re-expanded when its year changes. */
   private expandedOn = new Map<string, string>();
@@ -31,6 +34,16 @@ export class CatalogStore {
 
   all(): Hotel[] {
     return [...this.hotels.values()];
+  }
+
+  /**
+   * The hotels an identifier made by `taggedToken(prefix, …, bytes)` can belong to: those whose tag
+   * it carries (none: it names nothing); null for an identifier made before tags.
+   */
+  hotelsTagged(id: string, prefix: string, bytes: number): readonly string[] | null {
+    const tag = tagOfId(id, prefix, bytes);
+    if (tag === null) return null;
+    return tag === false ? [] : (this.tagged.get(tag) ?? []);
   }
 
   /** Reloads only when another process (or a catalogue load) changed a hotel, and re-expands each new year. */
@@ -60,6 +73,9 @@ export class CatalogStore {
       }
     }
     this.hotels = hotels;
+    const tagged = new Map<string, string[]>();
+    for (const id of hotels.keys()) tagged.set(hotelTag(id), [...(tagged.get(hotelTag(id)) ?? []), id]);
+    this.tagged = tagged;
   }
 
   /** Refreshes every `intervalMs` on the periodic-job primitive (a failure is logged, the next one still comes). */

@@ -77,13 +77,22 @@ function split({ steps, ...session }: SessionWithStepsRow): StoredSession {
 
 /** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
 export const checkinRepository = {
-  /** The session a guest's id names (by its hash), with its steps and reservation: one statement. */
-  async reachByTokenHash(db: Executor, tokenHash: Buffer): Promise<ReachedSession | null> {
+  /**
+   * The session a guest's id names (by its hash), with its steps and reservation: one statement.
+   * With `hotelIds` (the hotels its id's tag names) only their rows are read: one shard on Citus.
+   */
+  async reachByTokenHash(
+    db: Executor,
+    tokenHash: Buffer,
+    hotelIds: readonly string[] | null,
+  ): Promise<ReachedSession | null> {
+    const hotel =
+      hotelIds === null ? '' : hotelIds.length === 1 ? ' AND s.hotel_id = $2' : ' AND s.hotel_id = ANY($2)';
     const { rows } = await db.query(
       `SELECT ${SESSION_AND_RESERVATION}
        FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       WHERE s.token_hash = $1`,
-      [tokenHash],
+       WHERE s.token_hash = $1${hotel}`,
+      hotelIds === null ? [tokenHash] : [tokenHash, hotelIds.length === 1 ? hotelIds[0] : hotelIds],
     );
     return reached(rows[0]);
   },

@@ -25,7 +25,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The session a guest's id names, with its steps and reservation (one statement), or null.
+ * The session a guest's id names, with its steps and reservation (one statement), or null; among
+ * `hotelIds`' sessions when the id carries its hotel's tag (none: no such session).
  *
  * On the embedded engine this process makes every write, and the database's `changeCount` moves
  * around each one to the sessions, their steps or reservations; a session read while it did not
@@ -33,9 +34,14 @@ function deepFreeze<T>(value: T): T {
  * polling an unchanged session costs no statement, and nothing stale is ever answered. On PostgreSQL other processes write: every
  * read goes to the database.
  */
-export async function reachStoredSession(db: Database, id: string): Promise<ReachedSession | null> {
+export async function reachStoredSession(
+  db: Database,
+  id: string,
+  hotelIds: readonly string[] | null,
+): Promise<ReachedSession | null> {
+  if (hotelIds !== null && hotelIds.length === 0) return null;
   const changeCount = db.changeCount?.(TABLES);
-  if (changeCount === undefined) return repo.reachByTokenHash(db, hashSecret(id));
+  if (changeCount === undefined) return repo.reachByTokenHash(db, hashSecret(id), hotelIds);
   let cache = caches.get(db.identity);
   if (!cache) {
     cache = new Map();
@@ -48,7 +54,7 @@ export async function reachStoredSession(db: Database, id: string): Promise<Reac
     cache.set(id, hit);
     return hit.reached;
   }
-  const reached = await repo.reachByTokenHash(db, hashSecret(id));
+  const reached = await repo.reachByTokenHash(db, hashSecret(id), hotelIds);
   cache.delete(id);
   if (!reached) return null;
   // Shared by every request that reads it: frozen, so none can change what another is answered.

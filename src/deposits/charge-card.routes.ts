@@ -34,7 +34,7 @@ export const chargeCardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         summary: 'Charge the card on file',
         ...operatorOperation(
           'folios:write',
-          'Charges the card the guest left with a deposit plan, now and without the guest: the folio’s balance by default, or `amount` (a no-show fee), never more than the balance (`409 amount_exceeds_balance`); a reservation without a card on file is `409 no_card_on_file`; a decline is `402 payment_failed` and changes nothing. Once per `Idempotency-Key`. The payment shows in the folio with `method: card`. See docs/api.md §13.2.',
+          'Charges the card the guest left with a deposit plan, now and without the guest: the folio’s balance by default, or `amount` (a no-show fee), never more than the balance (`409 amount_exceeds_balance`); a reservation without a card on file is `409 no_card_on_file`; a decline is `402 payment_failed`: nothing is charged or paid, and the event `payment.failed` is recorded. Once per `Idempotency-Key`. The payment shows in the folio with `method: card`. See docs/api.md §13.2.',
         ),
         headers: OperatorHeaders,
         params: OperatorReservationParams,

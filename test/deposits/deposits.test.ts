@@ -164,6 +164,31 @@ describe('booking a deposit plan (test provider)', () => {
     assert.equal(f.payments[0].method, 'card');
   });
 
+  it('quotes the schedule the booking then takes: the deposit now, the balance and its due time', async () => {
+    const body = depositStay(t, 21);
+    const quote = await quoteOk(t, body);
+    assert.deepEqual(
+      quote.schedule.map((p: Json) => [p.kind, p.amount, p.collection]),
+      [
+        ['deposit', { amount: 9000, currency: 'EUR' }, 'card_on_file'],
+        ['balance', { amount: 21000, currency: 'EUR' }, 'card_on_file'],
+      ],
+    );
+    const res = await reserve(t, quote.id, { payment: { token: 'tok_visa' } });
+    assert.equal(res.statusCode, 201, res.body);
+    const booked = res.json().payment.schedule;
+    assert.equal(quote.schedule[1].dueAt, booked[1].dueAt, 'the balance due when the quote said');
+    assert.equal(booked[1].amount.amount, quote.schedule[1].amount.amount);
+    // A stay inside balanceDueDays: the quote says all is due now, as the booking would take it.
+    const late = await quoteOk(t, depositStay(t, 3));
+    assert.deepEqual(
+      late.schedule.map((p: Json) => [p.kind, p.amount.amount]),
+      [['deposit', 30000]],
+    );
+    // Another plan has no schedule.
+    assert.equal((await quoteOk(t, { ...body, ratePlanId: 'flex' })).schedule, undefined);
+  });
+
   it('takes the deposit of the first n nights', async () => {
     const plan = ratePlan({
       id: 'first-night',
@@ -386,6 +411,40 @@ describe('charge-card', () => {
     assert.equal(r.payment.due.amount, 0);
     assert.equal(balanceOf(r).status, 'paid');
     assertProblem(await chargeCard(code, { reason: 'balance' }), 409, 'amount_exceeds_balance');
+  });
+
+  it('answers a decline 402 payment_failed, records payment.failed once and no payment', async () => {
+    const { reservation } = await book(t, depositStay(t, 26), {
+      payment: { token: 'tok_chargeCustomerFail' },
+    });
+    const code = reservation.id;
+    const declined = await chargeCard(code, { amount: 5000, reason: 'no-show fee' }, 'cc-declined');
+    assertProblem(declined, 402, 'payment_failed');
+    // The same key answers the same, and charges (or records) nothing again.
+    const replay = await chargeCard(code, { amount: 5000, reason: 'no-show fee' }, 'cc-declined');
+    assert.equal(replay.statusCode, 402, replay.body);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.body, declined.body);
+
+    const failed = await eventsOf(t, code, 'payment.failed');
+    assert.deepEqual(
+      failed.map((e) => [e.data.payment.purpose, e.data.payment.amount.amount, e.data.payment.reason]),
+      [['card_on_file', 5000, 'no-show fee']],
+    );
+    const succeeded = await eventsOf(t, code, 'payment.succeeded');
+    assert.deepEqual(
+      succeeded.map((e) => e.data.payment.purpose),
+      ['booking'],
+      'only the deposit succeeded',
+    );
+    const f = await folio(t, code);
+    assert.deepEqual(
+      f.payments.map((p: Json) => [p.method, p.amount.amount]),
+      [['card', 9000]],
+    );
+    const r = await readReservation(t, code);
+    assert.equal(r.payment.paid.amount, 9000);
+    assert.equal(balanceOf(r).status, 'scheduled');
   });
 
   it('answers 409 no_card_on_file for a reservation without one', async () => {

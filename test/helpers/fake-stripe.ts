@@ -90,6 +90,11 @@ export class FakeStripe {
   delay = { count: 0, ms: 0 };
   /** The next N API calls answered with this error instead (Stripe's answer to the call, before acting). */
   failNext: null | { count: number; status: number; type: string; message: string; code?: string } = null;
+  /**
+   * Off-session charges (a card on file charged without the guest, API.md 14.2) declined with this
+   * decline code, as an issuer declines a card that paid at booking once its funds ran out.
+   */
+  declineOffSession: string | null = null;
   /** Refunds answered with this error instead (a refusal, or Stripe failing). */
   refundFailure: null | { status: number; type: string; message: string } = null;
   private server: Server | null = null;
@@ -357,13 +362,14 @@ export class FakeStripe {
       off_session: params.off_session === 'true',
     };
     this.intents.set(id, intent);
-    if (card.decline) {
+    const decline = card.decline ?? (intent.off_session ? this.declineOffSession : null);
+    if (decline) {
       intent.status = 'requires_payment_method';
-      const message = DECLINE_MESSAGES[card.decline] ?? 'Your card was declined.';
+      const message = DECLINE_MESSAGES[decline] ?? 'Your card was declined.';
       intent.last_payment_error = {
         type: 'card_error',
         code: 'card_declined',
-        decline_code: card.decline,
+        decline_code: decline,
         message,
       };
       return {
@@ -372,7 +378,7 @@ export class FakeStripe {
           error: {
             type: 'card_error',
             code: 'card_declined',
-            decline_code: card.decline,
+            decline_code: decline,
             message,
             payment_intent: this.intentObject(intent, false),
           },

@@ -374,7 +374,7 @@ function offerCard(offer) {
       ),
     ),
     h('p', {}, cancellationText(offer.cancellationPolicy)),
-    offer.ratePlan.prepayment === 'full' ? h('p', {}, t('book.prepaid')) : h('p', {}, t('book.payAtHotel')),
+    h('p', {}, prepaymentText(offer.ratePlan)),
     h(
       'p',
       { class: offer.available <= 3 ? 'warning' : 'muted' },
@@ -386,6 +386,48 @@ function offerCard(offer) {
       t('book.choose'),
       h('span', { class: 'visually-hidden' }, ` ${stayName(offer)}`),
     ),
+  );
+}
+
+/** When the guest pays: all now, a deposit now and the rest later (API.md 14.2), or at the hotel. */
+function prepaymentText(plan) {
+  if (plan.prepayment === 'full') return t('book.prepaid');
+  if (plan.prepayment !== 'deposit') return t('book.payAtHotel');
+  return plan.balanceDueDays > 0
+    ? t('deposit.offer', { count: plan.balanceDueDays })
+    : t('deposit.offerAtHotel');
+}
+
+/** Whether booking the plan takes a card: paid in full, or a deposit with the card kept for the rest. */
+const takesCard = (plan) => plan.prepayment === 'full' || plan.prepayment === 'deposit';
+
+/**
+ * A deposit plan's schedule as the API gives it (the quote's `schedule`, the reservation's
+ * `payment.schedule`): the deposit due now (or paid) and the balance due later, with its date.
+ */
+function scheduleList(schedule) {
+  return h(
+    'ul',
+    { class: 'schedule', 'data-schedule': '' },
+    schedule.map((p) => {
+      const amount = money(p.amount);
+      if (p.kind === 'deposit')
+        return h(
+          'li',
+          { 'data-kind': 'deposit' },
+          t(p.status === 'paid' ? 'deposit.paid' : 'deposit.now', { amount }),
+        );
+      if (p.collection === 'at_hotel')
+        return h('li', { 'data-kind': 'balance' }, t('deposit.atHotel', { amount }));
+      const when = instant(p.dueAt, state.hotel.timezone);
+      const key =
+        p.status === 'paid'
+          ? 'deposit.laterPaid'
+          : p.status === 'failed'
+            ? 'deposit.laterFailed'
+            : 'deposit.later';
+      return h('li', { 'data-kind': 'balance' }, t(key, { amount, date: when }));
+    }),
   );
 }
 
@@ -433,7 +475,9 @@ function lineLabel(line, plan) {
 
 function renderQuote() {
   const q = state.quote;
-  const prepaid = q.ratePlan.prepayment === 'full';
+  const prepaid = takesCard(q.ratePlan);
+  // What booking charges now: the deposit of a deposit plan, else the total.
+  const now = q.schedule?.find((p) => p.kind === 'deposit')?.amount ?? q.total;
   const form = h('form', { class: 'card stack', novalidate: true, onsubmit: onBook });
   const input = (name, type, autocomplete, required = true) =>
     h('input', { type, name, autocomplete, required, maxlength: type === 'email' ? 254 : 100 });
@@ -452,12 +496,12 @@ function renderQuote() {
       path: '/specialRequests',
     }),
     prepaid
-      ? paymentField('/payment/token', t('book.payNow', { total: money(q.total) }))
+      ? paymentField('/payment/token', t('book.payNow', { total: money(now) }))
       : h('p', {}, t('book.payAtHotel')),
     h(
       'button',
       { type: 'submit', class: 'primary' },
-      prepaid ? t('book.payAndBook', { total: money(q.total) }) : t('book.book'),
+      prepaid ? t('book.payAndBook', { total: money(now) }) : t('book.book'),
     ),
   );
   show(
@@ -494,6 +538,7 @@ function renderQuote() {
             }),
           )
         : null,
+      q.schedule ? scheduleList(q.schedule) : null,
       h('p', {}, cancellationText(q.cancellationPolicy)),
       h('p', { class: 'notice' }, t('book.quoteExpires', { time: instant(q.expiresAt) })),
       h(
@@ -532,10 +577,9 @@ async function onBook(event) {
   clearProblem(form);
   await busy(form, async () => {
     try {
-      state.reservation =
-        state.quote.ratePlan.prepayment === 'full'
-          ? await payAndSend(form, '/payment/token', (token) => post({ ...body, payment: { token } }))
-          : await post(body);
+      state.reservation = takesCard(state.quote.ratePlan)
+        ? await payAndSend(form, '/payment/token', (token) => post({ ...body, payment: { token } }))
+        : await post(body);
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       state.reservation = null;
@@ -578,11 +622,18 @@ function renderDone() {
         t('book.staySummary', { checkIn: date(r.checkIn), checkOut: date(r.checkOut), count: r.nights }),
       ),
       h('p', {}, t('book.total'), ': ', h('strong', {}, money(r.total))),
-      h(
-        'p',
-        {},
-        t(`paymentStatus.${r.payment.status}`, { paid: money(r.payment.paid), due: money(r.payment.due) }),
-      ),
+      // A deposit plan's schedule says what was paid and what is charged when (its status alone,
+      // `unpaid` until the balance is paid, would say nothing was).
+      r.payment.schedule
+        ? scheduleList(r.payment.schedule)
+        : h(
+            'p',
+            {},
+            t(`paymentStatus.${r.payment.status}`, {
+              paid: money(r.payment.paid),
+              due: money(r.payment.due),
+            }),
+          ),
       h('p', { class: 'muted' }, t('book.emailNote', { email: r.guest.email })),
       h('a', { class: 'button primary', href: state.checkinLink, id: 'checkin-link' }, t('book.checkinNow')),
     ),

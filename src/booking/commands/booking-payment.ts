@@ -3,12 +3,13 @@ import type { Transaction } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { takeDeposit } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
-import { bookingSchedule, type DepositTerms } from '../../payments/rules/payment-schedule.ts';
+import type { DepositTerms } from '../../payments/rules/payment-schedule.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow, ScheduledPayment } from '../../reservations/reservation.row.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import type { CommandContext } from './command-context.ts';
+import { depositSchedule } from './deposit-schedule.ts';
 import { chargeFor, type MoneyMoved } from './reservation-payments.ts';
 
 /*
@@ -53,17 +54,20 @@ export function planBookingPayment(
   assertUsableToken(ctx, payment.token, '/payment/token');
   if (prepayment === 'full') return null;
   const summary = quote.ratePlan as { deposit?: DepositTerms; balanceDueDays?: number };
-  return bookingSchedule({
-    terms: summary.deposit ?? plan.deposit ?? { percent: 100 },
-    balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays ?? 0,
-    total: quote.total.amount,
-    nightly: quote.nightly.map((n) => n.amount.amount),
-    checkIn: quote.checkIn,
-    timezone: hotel.timezone,
-    chargeTime: ctx.config.checkinInviteTime,
-    checkInTime: hotel.checkInTime,
+  // As the quote showed it (deposit-schedule.ts), on the terms the quote was made with.
+  return depositSchedule(
+    ctx.config,
+    hotel,
+    {
+      ...quote,
+      ratePlan: {
+        prepayment,
+        deposit: summary.deposit ?? plan.deposit,
+        balanceDueDays: summary.balanceDueDays ?? plan.balanceDueDays,
+      },
+    },
     now,
-  });
+  );
 }
 
 /**

@@ -1,10 +1,11 @@
 import { toRfc3339 } from '../../dates/dates.ts';
-import { randomToken } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import type { QuoteRequest, QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
+import { newQuoteId } from '../quote-id.ts';
 import { noOfferError } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
+import { depositSchedule, quotedSchedule } from './deposit-schedule.ts';
 import { ratePlanSummary } from './priced-stay.ts';
 import { requestedPromotion, requireApplied, requireUnlocked } from './promotion-request.ts';
 import { evaluate } from './stay-evaluation.ts';
@@ -42,7 +43,7 @@ export async function createQuote(
   // Rounded up to the second shown in `expiresAt`, so a quote never lives less than the TTL.
   const expiresAt = new Date(Math.ceil(now.getTime() / 1000) * 1000 + ctx.config.quoteTtlSeconds * 1000);
   const quote: QuoteResponse = {
-    id: randomToken('q_', 16),
+    id: newQuoteId(hotel.id),
     expiresAt: toRfc3339(expiresAt),
     hotelId: hotel.id,
     ...stayEcho(req),
@@ -55,6 +56,9 @@ export async function createQuote(
     ...(offer.price.plan ? { plan: offer.price.plan } : {}),
     ...(offer.promotion ? { promotion: offer.promotion } : {}),
   };
+  // A deposit plan's schedule as booking now would make it (the booking computes it again then).
+  const schedule = depositSchedule(ctx.config, hotel, { ...quote, nightly: offer.price.nightly }, now);
+  if (schedule) quote.schedule = quotedSchedule(schedule.schedule, quote.total.currency);
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {
     await quoteRepository.insert(ctx.db, stored, expiresAt);

@@ -14,6 +14,7 @@ import { reservationRepository as reservations } from '../../reservations/reserv
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
 import { quoteRepository } from '../quote.repository.ts';
+import { quoteHotels } from '../quote-id.ts';
 import type { ReservationRequest } from '../reservation-requests.schemas.ts';
 import { policyAsOf } from '../rules/cancellation-policy.ts';
 import type { StayPrice } from '../rules/pricing.ts';
@@ -51,7 +52,7 @@ export async function createReservation(
   booker: Booker,
   options: WriteOptions<NewReservation> & { language?: Language | undefined } = {},
 ): Promise<NewReservation> {
-  const stored = await quoteRepository.find(ctx.db, body.quoteId);
+  const stored = await quoteRepository.find(ctx.db, body.quoteId, quoteHotels(ctx.catalog, body.quoteId));
   if (!stored) throw invalid('/quoteId', `unknown quote "${body.quoteId}"`);
   const now = ctx.clock.now();
   const quote = stored.body as QuoteResponse & { nightly: StayPrice['nightly'] };
@@ -108,7 +109,7 @@ export async function createReservation(
     if (shortages.length > 0) {
       // A concurrent request with the same quote may have just taken the last rooms (it committed
       // while this one waited for the night locks): that is a used quote, not a sold-out stay.
-      if (await quoteRepository.isUsed(tx, quote.id)) throw quoteAlreadyUsed();
+      if (await quoteRepository.isUsed(tx, hotel.id, quote.id)) throw quoteAlreadyUsed();
       throw shortageError(hotel, shortages);
     }
     // A concurrent request with the same quote that committed first makes this insert break the

@@ -1,4 +1,4 @@
-import { hashSecret, normalizeConfirmationCode, randomToken, sameHash } from '../../infra/crypto/tokens.ts';
+import { hashSecret, normalizeConfirmationCode, sameHash } from '../../infra/crypto/tokens.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -9,6 +9,7 @@ import { recordCheckinEvent } from '../checkin-events.ts';
 import { sameLastName } from '../rules/proof.ts';
 import { stepFacts } from '../rules/reservation-facts.ts';
 import { initialSteps } from '../rules/step-machine.ts';
+import { newSessionId } from '../session-id.ts';
 import { tokenContext } from '../session-secrets.ts';
 import type { CheckinContext } from './checkin-context.ts';
 import { countProof, forgiveProofs } from './proof-limits.ts';
@@ -30,8 +31,6 @@ export interface OpenedSession {
   signed: SignedSession;
 }
 
-/** Session ids carry 160 random bits. */
-const SESSION_ID_BYTES = 20;
 const NOT_FOUND = 'No reservation matches this confirmation code and proof.';
 
 const cancelled = (reservation: ReservationRow) =>
@@ -107,7 +106,7 @@ export async function openSession(
     }
   }
 
-  const newId = randomToken('cks_', SESSION_ID_BYTES);
+  const newId = newSessionId(reservation.hotelId);
   // Signed inside the transaction, so the answer can be stored with the session it reports.
   return ctx.db.transaction(async (tx) => {
     // Locks the reservation and marks its check-in started in one statement, unless it was

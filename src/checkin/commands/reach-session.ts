@@ -1,5 +1,6 @@
 import { AppError } from '../../infra/http/problems.ts';
 import { reachStoredSession } from '../session-cache.ts';
+import { sessionHotels } from '../session-id.ts';
 import type { CheckinContext } from './checkin-context.ts';
 import { assertNotExpired, type SessionState, stateOf } from './session-state.ts';
 
@@ -9,7 +10,9 @@ import { assertNotExpired, type SessionState, stateOf } from './session-state.ts
  * `session_expired`, for any request.
  */
 export async function reachSession(ctx: CheckinContext, id: string): Promise<SessionState> {
-  const stored = id.startsWith('cks_') ? await reachStoredSession(ctx.db, id) : null;
+  const stored = id.startsWith('cks_')
+    ? await reachStoredSession(ctx.db, id, sessionHotels(ctx.catalog, id))
+    : null;
   if (!stored) throw new AppError('not_found', 'No check-in session has this id.');
   const state = stateOf(ctx, id, stored, stored.reservation);
   assertNotExpired(ctx, state.expiresAt);

@@ -28,8 +28,9 @@ export interface CardCharged {
  * The desk charges the card on file now (API.md 14.2): the folio's balance by default, or a part of
  * it (a no-show fee), never more (`409 amount_exceeds_balance`). In one transaction under the
  * reservation's lock: the charge, the reservation's payment (up to what the stay owes; the rest pays
- * the folio's own charges), `payment.succeeded` and the audit entry `folio.card_charged`; a decline
- * is `402 payment_failed`, nothing kept.
+ * the folio's own charges), `payment.succeeded` and the audit entry `folio.card_charged`. A decline
+ * is `402 payment_failed`: nothing is charged or paid, and `payment.failed` is recorded (committed,
+ * though the answer is an error) so the hotel's systems learn of the refusal as they do of a balance's.
  */
 export async function chargeCard(
   ctx: FolioContext & PaymentDeps,
@@ -38,7 +39,7 @@ export async function chargeCard(
   body: ChargeCardInput,
   options: WriteOptions<CardCharged> = {},
 ): Promise<CardCharged> {
-  return ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<CardCharged | { declined: AppError }> => {
     const { row, hotel } = await reservationFor(tx, ctx, principal, code, { forUpdate: true });
     const before = await folioOf(tx, row, hotel);
     const balance = before.total - before.paid;
@@ -51,12 +52,26 @@ export async function chargeCard(
           : `${amount} is more than the folio's balance of ${balance} (minor units of ${row.currency}).`,
       );
     }
-    await chargeCardOnFile(tx, ctx, row, {
-      amount,
-      purpose: 'card_on_file',
-      // What the folio had been paid names this charge: the same on a retry after a crash.
-      basis: `${row.code}/card_on_file/paid-${before.paid}`,
-    });
+    try {
+      await chargeCardOnFile(tx, ctx, row, {
+        amount,
+        purpose: 'card_on_file',
+        // What the folio had been paid names this charge: the same on a retry after a crash.
+        basis: `${row.code}/card_on_file/paid-${before.paid}`,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'payment_failed') throw error;
+      // Nothing was written before the charge: this transaction commits the refusal's event alone.
+      await recordPaymentEvent(tx, 'payment.failed', row.hotelId, row, {
+        amount,
+        currency: row.currency,
+        kind: 'charge',
+        purpose: 'card_on_file',
+        reason: body.reason,
+        declineCode: (error.errors?.[0]?.declineCode as string | undefined) ?? error.code,
+      });
+      return { declined: error };
+    }
     const forStay = Math.min(amount, amountDue(row));
     let updated = row;
     if (forStay > 0) {
@@ -95,4 +110,6 @@ export async function chargeCard(
       options,
     );
   });
+  if ('declined' in outcome) throw outcome.declined;
+  return outcome;
 }

@@ -15,7 +15,7 @@ export function normalizeConfirmationCode(input: string): string | null {
   return /^[0-9A-HJKMNP-TV-Z]{6,16}$/.test(code) ? code : null;
 }
 
-function base32(bytes: Buffer): string {
+export function base32(bytes: Buffer): string {
   let bits = 0;
   let value = 0;
   let out = '';

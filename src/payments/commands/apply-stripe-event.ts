@@ -18,6 +18,8 @@ export interface WebhookResult {
 }
 
 const applied = { outcome: 'applied' } as const;
+/** The purposes of charges made to a card on file without the guest (payments/card-on-file.ts). */
+const OFF_SESSION_PURPOSES = new Set(['balance', 'card_on_file']);
 const ignored = { outcome: 'ignored' } as const;
 
 const idOf = (ref: string | { id: string } | null | undefined): string | null =>
@@ -141,6 +143,10 @@ async function intentFailed(tx: Executor, intent: Stripe.PaymentIntent): Promise
   // The basis names the reservation (`R7K3M9Q2X/checkin/…`), or the quote of a booking not made;
   // only a reservation of the hotel the payment was made for.
   const [code = '', purpose = 'booking'] = basis.startsWith('quote/') ? [] : basis.split('/');
+  // A card on file charged without the guest (the balance, the desk's charge-card: API.md 14.2)
+  // fails only while Innkeep waits for Stripe's answer, and that refusal recorded `payment.failed`
+  // then; no guest action can fail it later, so any later word from Stripe on it is old news.
+  if (OFF_SESSION_PURPOSES.has(purpose)) return ignored;
   const named = code ? await reservations.findByCode(tx, code) : null;
   const reservation = named?.hotelId === hotelId ? named : null;
   await recordPaymentEvent(tx, 'payment.failed', hotelId, reservation, {
