@@ -326,13 +326,24 @@ export const checkinRepository = {
     return rows;
   },
 
-  /** Deletes identity data for good: the ciphertexts go, the step shows `{ purged: true }`. */
-  async purgeIdentityData(tx: Executor, sessionIds: number[], now: Date): Promise<number> {
-    const { rowCount } = await tx.query(
+  /**
+   * Deletes identity data for good: the ciphertexts go, the step shows `{ purged: true }`. Answers
+   * how many documents each hotel lost (only hotels that lost any).
+   */
+  async purgeIdentityData(
+    tx: Executor,
+    sessionIds: number[],
+    now: Date,
+  ): Promise<Array<{ hotelId: string; purged: number }>> {
+    // A plain UPDATE … RETURNING, counted here: no data-modifying CTE (sharded engines limit them).
+    const { rows } = await tx.query<{ hotel_id: string }>(
       `UPDATE checkin_steps SET data = '{"purged":true}'::jsonb, secret = NULL, attachment = NULL, purged_at = $2
-       WHERE name = 'identity_document' AND session_id = ANY($1::bigint[]) AND purged_at IS NULL`,
+       WHERE name = 'identity_document' AND session_id = ANY($1::bigint[]) AND purged_at IS NULL
+       RETURNING hotel_id`,
       [sessionIds, now],
     );
-    return rowCount;
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.hotel_id, (counts.get(r.hotel_id) ?? 0) + 1);
+    return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hotelId, purged]) => ({ hotelId, purged }));
   },
 };

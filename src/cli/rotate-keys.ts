@@ -7,6 +7,8 @@
 import { systemClock } from '../infra/clock.ts';
 import { createEncryptor } from '../infra/crypto/encryption.ts';
 import { resolveEncryptionKey } from '../infra/crypto/encryption-key.ts';
+import { actorOf } from '../operator-access/audit-trail.ts';
+import { rootPrincipal } from '../operator-access/commands/key-grant.ts';
 import { keyringOf, SigningKeyStore } from '../signing/signing-key-store.ts';
 import { onDatabase } from './command.ts';
 
@@ -18,7 +20,7 @@ await onDatabase({ migrate: true }, async (db, config) => {
     clock: systemClock,
     keyring: keyringOf(dataKey),
   });
-  const { kid, retired } = await store.rotate();
+  const { kid, retired } = await store.rotate(actorOf(rootPrincipal('cli')));
   console.log(
     `new signing key ${kid}; retired ${retired.join(', ') || 'none'} (published until their signatures expire)`,
   );

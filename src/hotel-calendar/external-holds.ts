@@ -35,6 +35,9 @@ export interface NightConflict {
 export interface HoldsResult {
   /** Every night of the room type, from `today`, with holds that found no room. */
   conflicts: NightConflict[];
+  /** Holds stored and deleted by this change (a moved stay counts in both): 0 and 0 changed nothing. */
+  added: number;
+  removed: number;
 }
 
 /** The holds to delete (by UID) and to insert to go from `old` to `next`: unchanged ones stay. */
@@ -106,14 +109,15 @@ export async function replaceHolds(
   const nights = new Set(nightsCovered([...gone, ...added], today));
   for (const o of overbooked) nights.add(o.night);
   const sorted = [...nights].sort();
-  if (sorted.length === 0) return { conflicts: [] };
+  const counts = { added: added.length, removed: gone.length };
+  if (sorted.length === 0) return { conflicts: [], ...counts };
   await createAndLock(
     tx,
     hotelId,
     sorted.map(() => roomTypeId),
     sorted,
   );
-  return settleNights(tx, hotelId, roomTypeId, sorted, today);
+  return { conflicts: await settleNights(tx, hotelId, roomTypeId, sorted, today), ...counts };
 }
 
 /**
@@ -126,7 +130,7 @@ async function settleNights(
   roomTypeId: string,
   nights: string[],
   today: string,
-): Promise<HoldsResult> {
+): Promise<NightConflict[]> {
   const rows = await repo.tally(tx, hotelId, roomTypeId, nights, today);
   const was = new Map(
     (await nightsRepo.conflictsOn(tx, hotelId, roomTypeId, nights)).map((b) => [b.night, b.conflicts]),
@@ -140,7 +144,5 @@ async function settleNights(
   if (changed.length > 0) await inventoryRepository.moveSold(tx, hotelId, roomTypeId, changed);
   await nightsRepo.saveNights(tx, hotelId, roomTypeId, settled);
   const open = await nightsRepo.overbooked(tx, hotelId, roomTypeId, today);
-  return {
-    conflicts: open.map((o) => ({ ...o, grew: o.conflicts > (was.get(o.night) ?? 0) })),
-  };
+  return open.map((o) => ({ ...o, grew: o.conflicts > (was.get(o.night) ?? 0) }));
 }

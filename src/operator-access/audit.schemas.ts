@@ -30,11 +30,14 @@ export const AuditEntrySchema = Type.Object(
     hotelIds: HotelIds,
     action: Type.String({
       description:
-        '`reservation.modified`, `reservation.cancelled`, `reservation.arrived`, `calendar.updated`, `staff.invited`, `key.created`, `guest_register.read`, `folio.charge_added`, `invoice.issued`, …',
+        'what was done, `noun.verb_past`: `reservation.created` / `modified` / `cancelled` / `arrived` / `departed` / `no_show`, `message.resent`, `calendar.updated`, `rate_plans.updated`, `promotion.saved` / `deleted`, `ical_feed.created` / `deleted`, `ical_import.created` / `deleted` / `synced`, `webhook.created` / `deleted`, `folio.charge_added` / `charge_voided` / `payment_recorded` / `card_charged`, `invoice.issued` / `credit_note_issued`, `guest_register.read`, `guest_identity.purged`, `staff.invited` / `modified` / `invitation_accepted` / `signed_in` / `signed_out` / `password_changed` / `password_reset_requested` / `password_reset` / `passkey_added` / `passkey_removed`, `key.created` / `revoked`, `signing_key.rotated` (docs/api.md 11.5 says what each holds)',
     }),
     target: Type.Object(
       {
-        type: Type.String({ description: '`reservation`, `calendar`, `staff`, `key`, `folio`, …' }),
+        type: Type.String({
+          description:
+            '`reservation`, `calendar`, `rate_plans`, `promotion`, `folio`, `invoice`, `guest_register`, `hotel`, `ical_feed`, `ical_import`, `webhook`, `staff`, `key`, `signing_key`, …',
+        }),
         id: Type.String({ description: 'its public id' }),
       },
       { description: 'what was changed or read' },

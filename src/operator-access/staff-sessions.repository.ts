@@ -64,8 +64,13 @@ export const staffSessionsRepository = {
     await db.query('UPDATE staff_sessions SET last_used_at = $2 WHERE token_hash = $1', [hash, now]);
   },
 
-  async end(db: Executor, hash: Buffer): Promise<void> {
-    await db.query('DELETE FROM staff_sessions WHERE token_hash = $1', [hash]);
+  /** Ends one session; answers its person, or null when there was no such session. */
+  async end(db: Executor, hash: Buffer): Promise<number | null> {
+    const { rows } = await db.query<{ staff_id: string | number }>(
+      'DELETE FROM staff_sessions WHERE token_hash = $1 RETURNING staff_id',
+      [hash],
+    );
+    return rows[0] ? Number(rows[0].staff_id) : null;
   },
 
   /** Ends every session of a person, but `keep` (the one that asked, when it stays signed in). */

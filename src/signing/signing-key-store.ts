@@ -18,6 +18,8 @@ import type { Clock } from '../infra/clock.ts';
 import type { Encryptor } from '../infra/crypto/encryption.ts';
 import { type Database, type Executor, isTransaction } from '../infra/db/database.ts';
 import { type PeriodicJob, startPeriodicJob } from '../infra/jobs/periodic-job.ts';
+import type { AuditActor } from '../operator-access/audit-entries.repository.ts';
+import { recordAudit } from '../operator-access/audit-trail.ts';
 import { SignatureCache } from './signature-cache.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
@@ -128,13 +130,21 @@ export class SigningKeyStore {
   }
 
   /** Makes a new current key; the previous one keeps verifying until its signatures expire. */
-  async rotate(): Promise<{ kid: string; retired: string[] }> {
+  async rotate(actor?: AuditActor): Promise<{ kid: string; retired: string[] }> {
     const result = await this.db.transaction(async (tx) => {
       await repo.lock(tx);
       const now = this.clock.now();
       const retired = await repo.retireCurrent(tx, this.keyring, now);
       const key = await newKey(this.encryptor, now);
       await repo.insert(tx, this.keyring, key);
+      // A new key signs for every hotel (API.md 12: the command line's changes are audited too).
+      await recordAudit(tx, {
+        actor,
+        hotelIds: null,
+        action: 'signing_key.rotated',
+        target: { type: 'signing_key', id: key.kid },
+        details: { retired },
+      });
       return { kid: key.kid, retired };
     });
     await this.reload();

@@ -48,6 +48,17 @@ describe('command-line tools', () => {
           rows.filter((r) => r.retired_at === null).map((r) => r.kid),
           [kid],
         );
+        // Each rotation is in the audit trail as the command line's (API.md 12).
+        const audit = await db.query<{ actor: string; target_id: string; hotel_id: string }>(
+          `SELECT actor_type || '/' || actor_id AS actor, target_id, hotel_id FROM audit_entries
+           WHERE action = 'signing_key.rotated' ORDER BY at`,
+        );
+        assert.deepEqual(
+          audit.rows.map((r) => r.actor),
+          ['system/cli', 'system/cli'],
+        );
+        assert.equal(audit.rows[1]?.target_id, kid);
+        assert.equal(audit.rows[1]?.hotel_id, '', 'every hotel');
       } finally {
         await db.close();
       }
@@ -102,6 +113,18 @@ describe('command-line tools', () => {
           "SELECT data, secret FROM checkin_steps WHERE name = 'identity_document'",
         );
         assert.deepEqual(rows, [{ data: { purged: true }, secret: null }]);
+        // Audited as the command line (API.md 12), with the count only.
+        const audit = await reopened.query<{ actor: string; hotel_id: string; details: unknown }>(
+          `SELECT actor_type || '/' || actor_id || '/' || actor_name AS actor, hotel_id, details
+           FROM audit_entries WHERE action = 'guest_identity.purged'`,
+        );
+        assert.deepEqual(audit.rows, [
+          {
+            actor: 'system/cli/Command line',
+            hotel_id: hotel.id,
+            details: { documents: 1, retentionDays: 30 },
+          },
+        ]);
       } finally {
         await reopened.close();
       }

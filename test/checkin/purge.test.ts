@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { purgeIdentityData } from '../../src/checkin/commands/purge-identity-data.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { addDays, type Json } from '../booking/helpers.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {
@@ -35,6 +37,24 @@ async function identityRow(t: TestApp, sessionId: string) {
   return rows[0];
 }
 
+/** The hotel's `guest_identity.purged` audit entries, newest first, read over HTTP with an audit key. */
+async function purgeEntries(t: TestApp, hotelId: string): Promise<Json[]> {
+  const { secret } = await t.db.transaction((tx) =>
+    insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+      name: 'auditor',
+      scopes: ['audit:read'],
+      hotelIds: [hotelId],
+    }),
+  );
+  const res = await t.inject({
+    method: 'GET',
+    url: `/api/v1/operator/audit-log?hotelId=${hotelId}&action=guest_identity.purged`,
+    headers: { authorization: `Bearer ${secret}` },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().data;
+}
+
 async function waitFor(condition: () => Promise<boolean>, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await condition())) {
@@ -56,9 +76,18 @@ describe('identity purge', () => {
     moveClockTo(t, due, -60_000);
     await purgeIdentityData(t.db, t.clock.now(), 30);
     assert.ok((await identityRow(t, id)).secret, 'not purged a minute early');
+    assert.deepEqual(await purgeEntries(t, hotel.id), [], 'a run that purged nothing writes no entry');
 
     moveClockTo(t, due, 60_000);
     assert.ok((await purgeIdentityData(t.db, t.clock.now(), 30)) >= 1);
+    // One audit entry for the hotel (API.md 12): the count, never the document.
+    const [entry, ...others] = await purgeEntries(t, hotel.id);
+    assert.equal(others.length, 0);
+    assert.deepEqual(entry?.actor, { type: 'system', id: 'system', name: 'Innkeep' });
+    assert.deepEqual(entry?.target, { type: 'hotel', id: hotel.id });
+    assert.equal(entry?.hotelId, hotel.id);
+    assert.deepEqual(entry?.details, { documents: 1, retentionDays: 30 });
+    assert.equal(JSON.stringify(entry).includes(DOCUMENT_NUMBER.slice(-4)), false);
     const purged = await identityRow(t, id);
     assert.equal(purged.status, 'completed');
     assert.deepEqual(purged.data, { purged: true });
@@ -73,9 +102,10 @@ describe('identity purge', () => {
     );
     assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER), false);
     assert.equal(rows[0]?.dump.includes(DOCUMENT_NUMBER.slice(-4)), false);
-    // Running it again purges nothing more.
+    // Running it again purges nothing more, and writes no second entry.
     await purgeIdentityData(t.db, t.clock.now(), 30);
     assert.deepEqual((await identityRow(t, id)).data, { purged: true });
+    assert.equal((await purgeEntries(t, hotel.id)).length, 1);
 
     // The session is past check-out (410); seen from before its expiry, it shows the purge.
     moveClockTo(t, done.session.expiresAt, -3600_000);
@@ -100,5 +130,8 @@ describe('identity purge', () => {
     moveClockTo(t, wallTimeUtc(booked.checkOut, hotel.checkOutTime ?? '11:00', hotel.timezone), 1000);
     await waitFor(async () => (await identityRow(t, id)).secret === null);
     assert.deepEqual((await identityRow(t, id)).data, { purged: true });
+    const [entry] = await purgeEntries(t, hotel.id);
+    assert.deepEqual(entry?.actor, { type: 'system', id: 'system', name: 'Innkeep' });
+    assert.deepEqual(entry?.details, { documents: 1, retentionDays: 0 });
   });
 });

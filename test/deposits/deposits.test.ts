@@ -387,6 +387,21 @@ describe('charge-card', () => {
     const f = await folio(t, code);
     assert.equal(f.payments.length, 2);
     assert.equal(f.balance.amount, 16000);
+    // One audit entry (API.md 12): the refused requests and the replay wrote none.
+    const audit = await t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/audit-log?action=folio.card_charged`,
+      headers: auth(app.root),
+    });
+    const charged = audit.json().data.filter((e: Json) => e.target.id === code);
+    assert.equal(charged.length, 1, audit.body);
+    assert.equal(charged[0].actor.type, 'key');
+    assert.deepEqual(charged[0].details, {
+      paymentId: first.json().payment.id,
+      amount: 5000,
+      currency: 'EUR',
+      reason: 'no-show fee',
+    });
 
     // The balance by default: everything left, and the scheduled balance is then paid.
     const rest = await chargeCard(code, { reason: 'balance' }, 'cc-2');

@@ -382,6 +382,9 @@ describe('operator API security (every route)', () => {
     app = await startOperatorApp(
       {
         OPERATOR_AUTH_FAILURE_LIMIT: '1000000',
+        // Every route signs each role in several times (and books stays): more than a minute's
+        // public requests from one address; the per-address limit has its own tests.
+        RATE_LIMIT_PER_MINUTE: '0',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_WORKER: 'false',
         // Reservation routes move the test clock days ahead between sign-in and the request.
@@ -486,10 +489,43 @@ describe('operator API security (every route)', () => {
             assert.ok(response.statusCode < 300, `${role}: ${response.statusCode} ${response.body}`);
           }
         }
-        if (route.hotelScoped) {
-          const cookie = await staffSessionOf(app.t, 'limited@security.test', 'owner', [app.hotels[0].id]);
-          const foreign = await call(route, { cookie, origin }, app.hotels[1].id);
-          assert.equal(foreign.statusCode, 404, foreign.body);
+      });
+
+      if (route.hotelScoped) {
+        it('answers 404 to every role’s session for a hotel beyond the person’s, as for one that does not exist', async () => {
+          const origin = new URL(app.t.config.publicBaseUrl).origin;
+          for (const role of ROLES) {
+            // A role without the scope is refused before any hotel is looked at (the test above).
+            if (route.scope !== 'any' && !ROLE_SCOPES[role].includes(route.scope)) continue;
+            const cookie = await staffSessionOf(app.t, `${role}-limited@security.test`, role, [
+              app.hotels[0].id,
+            ]);
+            const foreign = await call(route, { cookie, origin }, app.hotels[1].id);
+            const missing = await call(route, { cookie, origin }, 'no-such-hotel');
+            assert.equal(foreign.statusCode, 404, `${role}: ${foreign.body}`);
+            assert.equal(missing.statusCode, 404, `${role}: ${missing.body}`);
+            assert.equal(
+              foreign.json().detail.replace(app.hotels[1].id, 'X'),
+              missing.json().detail.replace('no-such-hotel', 'X'),
+              role,
+            );
+          }
+        });
+      }
+
+      it('answers 401 to a signed-out session, whatever the role', async () => {
+        const origin = new URL(app.t.config.publicBaseUrl).origin;
+        for (const role of ROLES) {
+          const cookie = await staffSessionOf(app.t, `${role}@security.test`, role);
+          const out = await app.t.inject({
+            method: 'POST',
+            url: '/api/v1/auth/sign-out',
+            headers: { cookie, origin },
+          });
+          assert.equal(out.statusCode, 204, out.body);
+          const response = await call(route, { cookie, origin });
+          assert.equal(response.statusCode, 401, `${role}: ${response.body}`);
+          assert.equal(response.json().code, 'unauthorized');
         }
       });
     });

@@ -1,5 +1,7 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
+import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
+import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import type { Role } from '../../src/operator-access/roles.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { inviteStaff } from '../../src/staff/commands/invite-staff.ts';
@@ -95,4 +97,22 @@ export async function staffSessionOf(
   const r = await t.inject({ method: 'POST', url: `${AUTH}/sign-in`, payload: { email, password: STRONG } });
   if (r.statusCode !== 200) throw new Error(`not signed in: ${r.body}`);
   return sessionOf(r.headers['set-cookie']);
+}
+
+/** Audit entries of `GET /operator/audit-log?<query>`, read with a key holding only `audit:read`. */
+export async function auditEntries(t: TestApp, query: string): Promise<Array<Record<string, unknown>>> {
+  const { secret } = await t.db.transaction((tx) =>
+    insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+      name: 'auditor',
+      scopes: ['audit:read'],
+      hotelIds: null,
+    }),
+  );
+  const res = await t.inject({
+    method: 'GET',
+    url: `${OPERATOR}/audit-log?limit=200&${query}`,
+    headers: { authorization: `Bearer ${secret}` },
+  });
+  if (res.statusCode !== 200) throw new Error(`audit log not read: ${res.statusCode} ${res.body}`);
+  return res.json().data;
 }

@@ -6,6 +6,7 @@ import { has, instant, t } from '../shared/i18n.js';
 import { show } from '../shared/layout.js';
 import { operator } from './desk-api.js';
 
+/** Every action the service writes (docs/api.md 11.5), for the filter; an unknown one shows as is. */
 const ACTIONS = [
   'reservation.created',
   'reservation.modified',
@@ -14,23 +15,38 @@ const ACTIONS = [
   'reservation.departed',
   'reservation.no_show',
   'calendar.updated',
+  'rate_plans.updated',
+  'promotion.saved',
+  'promotion.deleted',
   'guest_register.read',
+  'guest_identity.purged',
   'message.resent',
   'folio.charge_added',
   'folio.charge_voided',
   'folio.payment_recorded',
+  'folio.card_charged',
   'invoice.issued',
   'invoice.credit_note_issued',
   'staff.invited',
   'staff.modified',
+  'staff.invitation_accepted',
+  'staff.signed_in',
+  'staff.signed_out',
+  'staff.password_changed',
+  'staff.password_reset_requested',
+  'staff.password_reset',
+  'staff.passkey_added',
+  'staff.passkey_removed',
   'key.created',
   'key.revoked',
+  'signing_key.rotated',
   'webhook.created',
   'webhook.deleted',
   'ical_feed.created',
   'ical_feed.deleted',
   'ical_import.created',
   'ical_import.deleted',
+  'ical_import.synced',
 ];
 
 const audit = {

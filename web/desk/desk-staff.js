@@ -57,12 +57,20 @@ function hotelNames(ctx, hotelIds) {
   return hotelIds.map((id) => ctx.hotels.find((x) => x.id === id)?.name ?? id).join(', ');
 }
 
-/** The role choice; `current` selected. */
-function roleSelect(name, current) {
+/**
+ * Whether the signed-in person may give `role` (API.md 12): only an owner gives the owner role.
+ * With an operator key (no person) every role is offered; the API decides, and the desk shows it.
+ */
+const mayGive = (ctx, role) => role !== 'owner' || !ctx.person || ctx.person.user.role === 'owner';
+
+/** The role choice: the roles the caller may give, and the person's own; `current` selected. */
+function roleSelect(ctx, name, current) {
   return h(
     'select',
     { name, 'data-path': '/role' },
-    ROLES.map((r) => h('option', { value: r, selected: r === current }, roleName(r))),
+    ROLES.filter((r) => r === current || mayGive(ctx, r)).map((r) =>
+      h('option', { value: r, selected: r === current }, roleName(r)),
+    ),
   );
 }
 
@@ -102,7 +110,9 @@ function peopleTable(ctx) {
 
 function personCard(ctx, person) {
   const hotels = hotelsChoice(ctx, t('staffAdmin.hotels'), person.hotelIds);
-  const role = roleSelect('role', person.role);
+  const role = roleSelect(ctx, 'role', person.role);
+  // Nobody disables their own account from here (they would sign themselves out for good).
+  const self = ctx.person?.user.id === person.id;
   const form = h(
     'form',
     {
@@ -119,25 +129,27 @@ function personCard(ctx, person) {
       'div',
       { class: 'buttons' },
       h('button', { type: 'submit', class: 'secondary' }, t('staffAdmin.save')),
-      person.status === 'disabled'
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: 'secondary',
-              onclick: () => change(ctx, form, person, { status: 'active' }),
-            },
-            t('staffAdmin.enable'),
-          )
-        : h(
-            'button',
-            {
-              type: 'button',
-              class: 'danger',
-              onclick: () => change(ctx, form, person, { status: 'disabled' }),
-            },
-            t('staffAdmin.disable'),
-          ),
+      self
+        ? null
+        : person.status === 'disabled'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary',
+                onclick: () => change(ctx, form, person, { status: 'active' }),
+              },
+              t('staffAdmin.enable'),
+            )
+          : h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                onclick: () => change(ctx, form, person, { status: 'disabled' }),
+              },
+              t('staffAdmin.disable'),
+            ),
     ),
   );
   return h(
@@ -193,7 +205,7 @@ function inviteForm(ctx) {
     required: true,
     maxlength: 100,
   });
-  const role = roleSelect('role', 'front_desk');
+  const role = roleSelect(ctx, 'role', 'front_desk');
   const hotels = hotelsChoice(ctx, t('staffAdmin.hotels'), ctx.hotels.length > 0 ? [ctx.hotels[0].id] : null);
   const form = h(
     'form',

@@ -60,7 +60,7 @@ async function render() {
   if (state.view === 'search') return renderSearch();
   if (state.view === 'calendar') return renderCalendar({ frame, hotel: hotel(), signedOut });
   if (state.view === 'staff' && state.can.staff)
-    return renderStaff({ frame, hotels: state.hotels, signedOut });
+    return renderStaff({ frame, hotels: state.hotels, person: state.person, signedOut });
   if (state.view === 'promotions' && state.can.promotions)
     return renderPromotions({ frame, hotel: hotel(), signedOut });
   if (state.view === 'audit' && state.can.audit)

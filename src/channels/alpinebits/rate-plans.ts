@@ -1,5 +1,6 @@
 import { minorDigits } from '../../infra/currency.ts';
 import type { Database } from '../../infra/db/database.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { applyRatePlanChanges, RatePlanChangeError } from '../../rate-plans/apply-rate-plans.ts';
 import { parseRatePlanNotif, RatePlanNotifError } from '../../rate-plans/rate-plan-notif.parse.ts';
 import { type ActionResult, ERROR_CODES, errorOutcome, successOutcome } from './responses.ts';
@@ -42,6 +43,8 @@ export type RatePlanNotifInput = {
 };
 
 const ROOT = 'OTA_HotelRatePlanNotifRS';
+/** Plan codes named in an audit entry, per kind of change (a complete set may hold hundreds). */
+const AUDITED_CODES = 50;
 /** The message's OTA version, as sent in the standard's samples. */
 const VERSION = '7.000';
 
@@ -76,15 +79,34 @@ export async function handleRatePlanNotif(
       `The hotel's prices are in ${hotel.currency}: ${foreign} cannot be stored.`,
     );
   try {
-    await ctx.db.transaction((tx) =>
-      applyRatePlanChanges(
+    await ctx.db.transaction(async (tx) => {
+      await applyRatePlanChanges(
         tx,
         notif.hotelCode,
         new Set(hotel.roomTypes.map((r) => r.id)),
         notif.completeSet,
         notif.changes,
-      ),
-    );
+      );
+      // The channel's change of the hotel's prices (API.md 12), in the same transaction: its actor
+      // is the key's channel (the request's scope); the plans named by what was done to them.
+      const codes = (type: string) =>
+        notif.changes
+          .filter((c) => c.type === type)
+          .map((c) => c.code)
+          .slice(0, AUDITED_CODES);
+      await recordAudit(tx, {
+        hotelIds: [notif.hotelCode],
+        action: 'rate_plans.updated',
+        target: { type: 'rate_plans', id: notif.hotelCode },
+        details: {
+          completeSet: notif.completeSet,
+          ratePlans: notif.changes.length,
+          new: codes('New'),
+          overlaid: codes('Overlay'),
+          removed: codes('Remove'),
+        },
+      });
+    });
   } catch (e) {
     if (e instanceof RatePlanChangeError)
       return error(

@@ -2,6 +2,7 @@ import type { FolioPayment } from '../../folios/commands/folio-context.ts';
 import { type FolioContext, folioOf, reservationFor } from '../../folios/commands/folio-context.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { chargeCardOnFile, closeBalance } from '../../payments/card-on-file.ts';
 import type { PaymentDeps } from '../../payments/charge.ts';
@@ -27,9 +28,9 @@ export interface CardCharged {
  * The desk charges the card on file now (API.md 14.2): the folio's balance by default, or a part of
  * it (a no-show fee), never more (`409 amount_exceeds_balance`). In one transaction under the
  * reservation's lock: the charge, the reservation's payment (up to what the stay owes; the rest pays
- * the folio's own charges) and `payment.succeeded`. A decline is `402 payment_failed`: nothing is
- * charged or paid, and `payment.failed` is recorded (committed, though the answer is an error) so
- * the hotel's systems learn of the refusal as they do of a balance's.
+ * the folio's own charges), `payment.succeeded` and the audit entry `folio.card_charged`. A decline
+ * is `402 payment_failed`: nothing is charged or paid, and `payment.failed` is recorded (committed,
+ * though the answer is an error) so the hotel's systems learn of the refusal as they do of a balance's.
  */
 export async function chargeCard(
   ctx: FolioContext & PaymentDeps,
@@ -91,6 +92,12 @@ export async function chargeCard(
     const after = await folioOf(tx, updated, hotel);
     const payment = after.payments.filter((p) => p.method === 'card' && p.kind === 'payment').at(-1);
     if (!payment) throw new Error('the card charge is not on the folio');
+    await recordAudit(tx, {
+      hotelIds: [row.hotelId],
+      action: 'folio.card_charged',
+      target: { type: 'folio', id: row.code },
+      details: { paymentId: payment.id, amount, currency: row.currency, reason: body.reason },
+    });
     return finishWrite(
       tx,
       {

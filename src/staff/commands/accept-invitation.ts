@@ -4,7 +4,14 @@ import { passwordWeakness } from '../rules/password-strength.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { staffTokensRepository as tokens } from '../staff-tokens.repository.ts';
 import { linkRefused } from './password-setting.ts';
-import { type StaffContext, signedInView, startSession, TOKEN_PATTERN, tokenHash } from './staff-context.ts';
+import {
+  recordOwnAct,
+  type StaffContext,
+  signedInView,
+  startSession,
+  TOKEN_PATTERN,
+  tokenHash,
+} from './staff-context.ts';
 
 /**
  * Accepts an invitation (API.md 12): the token used once, the password set, the account `active`,
@@ -26,6 +33,7 @@ export async function acceptInvitation(ctx: StaffContext, token: string, passwor
     await accounts.update(tx, staffId, { status: 'active', passwordHash: hash }, ctx.clock.now());
     const secret = await startSession(tx, ctx, staffId);
     const active = await accounts.byId(tx, staffId);
+    await recordOwnAct(tx, account, 'staff.invitation_accepted', { signedIn: true });
     return { secret, answer: signedInView(active ?? account) };
   });
 }

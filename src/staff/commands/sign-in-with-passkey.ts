@@ -6,7 +6,7 @@ import { staffAccountsRepository as accounts } from '../staff-accounts.repositor
 import { staffPasskeysRepository as passkeys } from '../staff-passkeys.repository.ts';
 import { webauthnChallengesRepository as challenges } from '../webauthn-challenges.repository.ts';
 import { userHandleOf } from './passkey-view.ts';
-import { type StaffContext, signedInView, startSession } from './staff-context.ts';
+import { recordOwnAct, type StaffContext, signedInView, startSession } from './staff-context.ts';
 
 /** The one answer of every refused passkey sign-in: it never tells which check failed. */
 const passkeyRefused = () =>
@@ -59,6 +59,7 @@ export async function signInWithPasskey(ctx: StaffContext, response: Authenticat
   }
   const secret = await ctx.db.transaction(async (tx) => {
     if (!(await passkeys.recordUse(tx, passkey.id, passkey.counter, newCounter, now))) throw passkeyRefused();
+    await recordOwnAct(tx, account, 'staff.signed_in', { method: 'passkey', passkeyId: passkey.publicId });
     return startSession(tx, ctx, account.id);
   });
   return { secret, answer: signedInView(account) };

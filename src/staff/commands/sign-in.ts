@@ -4,7 +4,7 @@ import { windowLimitExceeded } from '../../infra/http/rate-limit-headers.ts';
 import { decoyHash, verifyPassword } from '../password-hash.ts';
 import { signInFailuresRepository as failures } from '../sign-in-failures.repository.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
-import { type StaffContext, signedInView, startSession } from './staff-context.ts';
+import { recordOwnAct, type StaffContext, signedInView, startSession } from './staff-context.ts';
 
 /** API.md 12: 10 failures for one e-mail within 15 minutes lock it until the window passes. */
 export const SIGN_IN_FAILURE_LIMIT = 10;
@@ -48,6 +48,10 @@ export async function signIn(ctx: StaffContext, email: string, password: string)
   const matches = await verifyPassword(stored, password);
   if (!account || !account.passwordHash || !matches || account.status !== 'active') throw signInFailed();
   await failures.forgive(ctx.db, hash, counted.windowStart);
-  const secret = await ctx.db.transaction((tx) => startSession(tx, ctx, account.id));
+  // A sign-in is a security event a hotel expects in its trail: written with the session it opens.
+  const secret = await ctx.db.transaction(async (tx) => {
+    await recordOwnAct(tx, account, 'staff.signed_in', { method: 'password' });
+    return startSession(tx, ctx, account.id);
+  });
   return { secret, answer: signedInView(account) };
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import type { Executor } from '../../infra/db/database.ts';
+import { recordAudit } from '../../operator-access/audit-trail.ts';
 import { scopesOfRole } from '../../operator-access/roles.ts';
 import {
   newSessionSecret,
@@ -79,4 +80,24 @@ export async function startSession(tx: Executor, ctx: StaffContext, staffId: num
     expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
   });
   return secret;
+}
+
+/**
+ * The audit entry of what a person did to their own account through `/auth` (API.md 12: signing
+ * in and out, passwords, invitations), in the change's transaction. These routes carry no operator
+ * credential, so the person is named as the actor; the entry concerns the person's hotels.
+ */
+export function recordOwnAct(
+  tx: Executor,
+  account: Pick<StaffAccount, 'publicId' | 'name' | 'hotelIds'>,
+  action: `staff.${string}`,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(tx, {
+    actor: { type: 'staff', id: account.publicId, name: account.name },
+    hotelIds: account.hotelIds,
+    action,
+    target: { type: 'staff', id: account.publicId },
+    details,
+  });
 }

@@ -2,6 +2,7 @@ import { addDays, hotelToday } from '../../../dates/dates.ts';
 import { recordEvent } from '../../../events/record-event.ts';
 import { replaceHolds } from '../../../hotel-calendar/external-holds.ts';
 import { windowLimitExceeded } from '../../../infra/http/rate-limit-headers.ts';
+import { recordAudit } from '../../../operator-access/audit-trail.ts';
 import { fetchFeed } from '../ical-fetch.ts';
 import { type ImportRow, icalImportsRepository as repo } from '../ical-imports.repository.ts';
 import { parseFeed } from '../ical-parse.ts';
@@ -69,7 +70,17 @@ export async function syncImport(ctx: IcalContext, row: ImportRow): Promise<Impo
     const current = await repo.importById(tx, row.id, row.hotelId);
     if (!current) return null; // deleted meanwhile: its holds went with it
     const target = { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: row.id };
-    const { conflicts } = await replaceHolds(tx, target, parsed.stays, today);
+    const { conflicts, added, removed } = await replaceHolds(tx, target, parsed.stays, today);
+    // A poll that changed holds is a change to what the hotel sells (API.md 12): the poller's
+    // runs are the system's, a manual sync its caller's (the request's scope). No change, no entry.
+    if (added > 0 || removed > 0) {
+      await recordAudit(tx, {
+        hotelIds: [row.hotelId],
+        action: 'ical_import.synced',
+        target: { type: 'ical_import', id: row.id },
+        details: { roomTypeId: row.roomTypeId, added, removed, events: parsed.stays.length },
+      });
+    }
     const grown = conflicts.filter((c) => c.grew);
     if (grown.length > 0) {
       await recordEvent(tx, {
