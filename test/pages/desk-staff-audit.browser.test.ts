@@ -279,7 +279,7 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     const offered = await invite
       .getByLabel('Role')
       .locator('option')
-      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
     assert.deepEqual(offered, ['manager', 'front_desk', 'accountant']);
     // Nor may the manager disable their own account from their card.
     const own = page.locator('[data-staff]', { hasText: 'Mia Manager' });
