@@ -31,7 +31,12 @@ export const messageCapsRepository = {
   },
 
   /** The reservation's change messages of the last `seconds` (its row is locked by the change). */
-  async recentChanges(tx: Executor, reservationId: number, seconds: number): Promise<RecentChanges> {
+  async recentChanges(
+    tx: Executor,
+    hotelId: string,
+    reservationId: number,
+    seconds: number,
+  ): Promise<RecentChanges> {
     const { rows } = await tx.query<{
       id: number;
       data: Record<string, unknown>;
@@ -42,11 +47,11 @@ export const messageCapsRepository = {
       `SELECT id, data, recipient, created_at,
               (status = 'queued' AND attempts = 0 AND send_after > now()) AS pending
          FROM guest_messages
-        WHERE reservation_id = $1 AND kind = 'booking_modified' AND NOT (data ? 'addressChanged')
+        WHERE hotel_id = $3 AND reservation_id = $1 AND kind = 'booking_modified' AND NOT (data ? 'addressChanged')
           AND (created_at > now() - make_interval(secs => $2)
                OR (status = 'queued' AND attempts = 0 AND send_after > now()))
         ORDER BY created_at, id`,
-      [reservationId, seconds],
+      [reservationId, seconds, hotelId],
     );
     const pending = rows.find((r) => r.pending);
     return {
@@ -59,28 +64,32 @@ export const messageCapsRepository = {
   /** A held-back change message now tells the newest state, to the reservation's current address. */
   async fold(
     tx: Executor,
+    hotelId: string,
     id: number,
     change: { data: Record<string, unknown>; to: string; language: string; byGuest: boolean },
   ): Promise<void> {
     await tx.query(
       `UPDATE guest_messages SET data = $2::jsonb, recipient = $3, language = $4, by_guest = by_guest OR $5
-        WHERE id = $1 AND status = 'queued' AND attempts = 0`,
-      [id, JSON.stringify(change.data), change.to, change.language, change.byGuest],
+        WHERE hotel_id = $6 AND id = $1 AND status = 'queued' AND attempts = 0`,
+      [id, JSON.stringify(change.data), change.to, change.language, change.byGuest, hotelId],
     );
   },
 
   /** Drops the reservation's held-back change message, if any (the stay is cancelled: old news). */
-  async dropHeld(tx: Executor, reservationId: number): Promise<void> {
+  async dropHeld(tx: Executor, hotelId: string, reservationId: number): Promise<void> {
     await tx.query(
       `DELETE FROM guest_messages
-        WHERE reservation_id = $1 AND kind = 'booking_modified' AND status = 'queued' AND attempts = 0
-          AND send_after > now()`,
-      [reservationId],
+        WHERE hotel_id = $2 AND reservation_id = $1 AND kind = 'booking_modified' AND status = 'queued'
+          AND attempts = 0 AND send_after > now()`,
+      [reservationId, hotelId],
     );
   },
 
   /** Drops a held-back change message (its new address is over its cap). */
-  async drop(tx: Executor, id: number): Promise<void> {
-    await tx.query(`DELETE FROM guest_messages WHERE id = $1 AND status = 'queued' AND attempts = 0`, [id]);
+  async drop(tx: Executor, hotelId: string, id: number): Promise<void> {
+    await tx.query(
+      `DELETE FROM guest_messages WHERE hotel_id = $2 AND id = $1 AND status = 'queued' AND attempts = 0`,
+      [id, hotelId],
+    );
   },
 };

@@ -53,7 +53,7 @@ export async function changeMessage(
   byGuest: boolean,
 ): Promise<ChangeMessage | null> {
   const to = row.guest.email;
-  const recent = await caps.recentChanges(tx, row.id, HOUR);
+  const recent = await caps.recentChanges(tx, row.hotelId, row.id, HOUR);
   if (recent.count < CHANGES_PER_HOUR || !recent.oldest) {
     return (await addressAllows(tx, to, byGuest)) ? { data: { ...told }, sendAfter: null } : null;
   }
@@ -62,7 +62,7 @@ export async function changeMessage(
     const previous = (pending.data.previous as Reservation | undefined) ?? told.previous;
     const sameAddress = pending.to.toLowerCase() === to.toLowerCase();
     if (sameAddress || (await addressAllows(tx, to, byGuest))) {
-      await caps.fold(tx, pending.id, {
+      await caps.fold(tx, row.hotelId, pending.id, {
         data: { ...pending.data, reservation: told.reservation, previous },
         to,
         language: languageOr(row.guest.language),
@@ -70,7 +70,7 @@ export async function changeMessage(
       });
     } else {
       // Its new address has had its share today: the held-back news goes to nobody, not to the old one.
-      await caps.drop(tx, pending.id);
+      await caps.drop(tx, row.hotelId, pending.id);
     }
     return null;
   }

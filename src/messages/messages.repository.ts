@@ -90,7 +90,9 @@ export const messageRepository = {
     messages: readonly NewMessage[],
     options: {
       notifyChannel: string | null;
-      pendingInvitation?: { reservationId: number; change: 'drop' | InvitationChange } | undefined;
+      pendingInvitation?:
+        | { hotelId: string; reservationId: number; change: 'drop' | InvitationChange }
+        | undefined;
     },
   ): Promise<MessageRow[]> {
     const pending = options.pendingInvitation;
@@ -98,11 +100,11 @@ export const messageRepository = {
     const { rows } = await tx.query(
       `WITH dropped AS (
          DELETE FROM guest_messages
-          WHERE $10::text = 'drop' AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
+          WHERE $10::text = 'drop' AND hotel_id = $16 AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
             AND status = 'queued' AND attempts = 0
        ), moved AS (
          UPDATE guest_messages SET send_after = $12, recipient = $13, language = $14
-          WHERE $10::text = 'move' AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
+          WHERE $10::text = 'move' AND hotel_id = $16 AND reservation_id = $11 AND kind = 'checkin_invitation' AND automatic
             AND status = 'queued' AND attempts = 0
        ), m AS (
          INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language,
@@ -133,6 +135,8 @@ export const messageRepository = {
         change?.to ?? null,
         change?.language ?? null,
         messages.map((m) => m.byGuest === true),
+        // The hotel of the invitation moved or dropped: on Citus, its shard alone is asked.
+        pending?.hotelId ?? messages[0]?.hotelId ?? null,
       ],
     );
     // Its own statement: on Citus a NOTIFY inside a statement routed to a shard cannot be prepared
@@ -164,18 +168,6 @@ export const messageRepository = {
       [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data)],
     );
     await tx.query(`SELECT pg_notify($1, '')`, [notifyChannel]);
-  },
-
-  /** Moves or drops a reservation's scheduled invitation (see `queue`), queuing nothing. */
-  async reschedulePendingInvitation(
-    tx: Executor,
-    reservationId: number,
-    change: 'drop' | InvitationChange,
-  ): Promise<void> {
-    await messageRepository.queue(tx, [], {
-      notifyChannel: null,
-      pendingInvitation: { reservationId, change },
-    });
   },
 
   /**
@@ -293,11 +285,11 @@ export const messageRepository = {
     );
   },
 
-  /** A reservation's messages, oldest first. */
-  async listForReservation(db: Executor, reservationId: number): Promise<MessageRow[]> {
+  /** A reservation's messages, oldest first (read inside its hotel's rows: one shard on Citus). */
+  async listForReservation(db: Executor, hotelId: string, reservationId: number): Promise<MessageRow[]> {
     const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM guest_messages WHERE reservation_id = $1 ORDER BY id`,
-      [reservationId],
+      `SELECT ${COLUMNS} FROM guest_messages WHERE hotel_id = $2 AND reservation_id = $1 ORDER BY id`,
+      [reservationId, hotelId],
     );
     return rows.map(toRow);
   },

@@ -91,7 +91,9 @@ export async function queueMessages(
     })),
     {
       notifyChannel: dueNow ? MESSAGES_CHANNEL : null,
-      pendingInvitation: pendingInvitation ? { reservationId: row.id, change: pendingInvitation } : undefined,
+      pendingInvitation: pendingInvitation
+        ? { hotelId: row.hotelId, reservationId: row.id, change: pendingInvitation }
+        : undefined,
     },
   );
   if (dueNow && queued.length > 0 && isTransaction(tx)) wakeAfterCommit(tx, MESSAGES_CHANNEL);
@@ -147,7 +149,7 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
     case 'cancelled':
     case 'no_show': {
       // A change held back to the end of the hour would tell a stay that is no more.
-      await messageCapsRepository.dropHeld(tx, row.id);
+      await messageCapsRepository.dropHeld(tx, row.hotelId, row.id);
       const told = await addressAllows(tx, row.guest.email, byGuest);
       const data = { reservation, noShow: news.kind === 'no_show' };
       await queueMessages(tx, row, told ? [{ kind: 'booking_cancelled', data, byGuest }] : [], 'drop');

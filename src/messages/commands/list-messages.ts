@@ -10,5 +10,5 @@ export async function listMessages(
   reader: MessagesReader,
 ): Promise<MessageRow[]> {
   const row = visibleReservation(await reservations.findByCode(ctx.db, code), reader);
-  return repo.listForReservation(ctx.db, row.id);
+  return repo.listForReservation(ctx.db, row.hotelId, row.id);
 }
