@@ -184,7 +184,10 @@ export async function bookStay(
 ): Promise<BookedStay> {
   const o = { ...defaults, ...options };
   const hotelId = typeof hotel === 'string' ? hotel : hotel.id;
-  const dates = stay(t, o.fromToday, o.nights, typeof hotel === 'string' ? undefined : hotel.timezone);
+  // The hotel's own zone: named by id, it is the catalogue's (a Madrid hotel's tomorrow starts an
+  // hour before Lisbon's).
+  const timezone = typeof hotel === 'string' ? t.runtime.catalog.get(hotel)?.timezone : hotel.timezone;
+  const dates = stay(t, o.fromToday, o.nights, timezone);
   const ratePlanId = o.ratePlanId ?? 'flex';
   const payment = o.payment ?? (ratePlanId === 'nonref' ? { token: 'tok_visa' } : undefined);
   const { reservation, token, etag } = await book(
