@@ -71,6 +71,10 @@ describe('graceful shutdown', () => {
         return rows.length > 0 ? true : undefined;
       });
 
+      // The listener stays open until no connection was accepted for 100 ms (connection-drain.ts:
+      // queued connections are answered, never reset); the booking's connection was accepted just
+      // now, so the quiet period passes first: the listener then closes as shutdown begins.
+      await new Promise((resolve) => setTimeout(resolve, 250));
       service.child.kill('SIGTERM');
       await eventually('the service to start shutting down', async () =>
         service.lines.some((l) => l.includes('shutting down')) ? true : undefined,
