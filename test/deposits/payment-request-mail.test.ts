@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ratePlan } from '../../src/catalog/catalog.fixtures.ts';
 import { book, GUEST, type Json, stay } from '../booking/helpers.ts';
 import { completeCheckin, getSession } from '../checkin/helpers.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../messages/smtp-receiver.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 import { eventually } from '../postgres/support.ts';
+import { depositPlan } from './deposit-plan.ts';
 
 const hotel = makeHotel({
   name: 'Hotel del Puerto',
@@ -19,16 +19,7 @@ const hotel = makeHotel({
   timezone: 'Europe/Lisbon',
   taxes: [],
 });
-hotel.ratePlans.push(
-  ratePlan({
-    id: 'deposit',
-    name: 'Deposit 30%',
-    prepayment: 'deposit',
-    deposit: { percent: 30 },
-    balanceDueDays: 7,
-    prices: { double: { base: 10000, includedAdults: 2, extraAdult: 0, child: 0 } },
-  }),
-);
+hotel.ratePlans.push(depositPlan());
 
 describe('the payment_request e-mail (API.md 14.2)', () => {
   let smtp: SmtpReceiver;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ratePlan } from '../../src/catalog/catalog.fixtures.ts';
 import { addDays, zonedInstant } from '../../src/dates/dates.ts';
+import { depositPlan } from '../deposits/deposit-plan.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -24,16 +24,7 @@ const checkIn = daysFromNow(30);
 const checkOut = addDays(checkIn, 3);
 const TZ = 'Europe/Lisbon';
 const hotel = makeHotel({ name: 'Harbour View', timezone: TZ, taxes: [], services: [] });
-hotel.ratePlans.push(
-  ratePlan({
-    id: 'deposit',
-    name: 'Deposit 30%',
-    prepayment: 'deposit',
-    deposit: { percent: 30 },
-    balanceDueDays: 7,
-    prices: { double: { base: 10000, includedAdults: 2, extraAdult: 0, child: 0 } },
-  }),
-);
+hotel.ratePlans.push(depositPlan());
 // 3 nights at 100,00: 90,00 now (30 %), 210,00 on checkIn − 7 days at 10:00 in Lisbon.
 const DEPOSIT = 9000;
 const BALANCE = 21000;

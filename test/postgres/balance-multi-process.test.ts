@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { ratePlan } from '../../src/catalog/catalog.fixtures.ts';
+import { depositPlan } from '../deposits/deposit-plan.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import {
   DATABASE_URL,
@@ -26,16 +26,7 @@ const RESERVATIONS = 8;
 
 describe('balances charged once by processes coming back on one PostgreSQL database', () => {
   const hotel = makeHotel({ timezone: 'Europe/Lisbon', taxes: [] });
-  hotel.ratePlans.push(
-    ratePlan({
-      id: 'deposit',
-      name: 'Deposit 30%',
-      prepayment: 'deposit',
-      deposit: { percent: 30 },
-      balanceDueDays: 7,
-      prices: { double: { base: 10000, includedAdults: 2, extraAdult: 0, child: 0 } },
-    }),
-  );
+  hotel.ratePlans.push(depositPlan());
   hotel.roomTypes = hotel.roomTypes.map((rt) => (rt.id === 'double' ? { ...rt, count: RESERVATIONS } : rt));
   const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   let env: Record<string, string> = {};
