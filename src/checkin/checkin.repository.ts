@@ -106,6 +106,32 @@ export const checkinRepository = {
     return reached(rows[0]);
   },
 
+  /**
+   * A reservation by its hotel and confirmation code, with its session and steps if it has one:
+   * one statement, inside one hotel's rows (on Citus, one shard: the hotel is read first from
+   * `reservation_codes`, which is sharded by code). A read-only join, as `reachByTokenHash`.
+   */
+  async reservationWithSession(
+    db: Executor,
+    hotelId: string,
+    code: string,
+  ): Promise<{ reservation: ReservationRow; session: StoredSession | null } | null> {
+    const { rows } = await db.query(
+      `SELECT ${sessionAndReservation('$2')}
+       FROM reservations r
+       LEFT JOIN checkin_sessions s ON s.hotel_id = r.hotel_id AND s.reservation_id = r.id
+       WHERE r.hotel_id = $2 AND r.code = $1`,
+      [code, hotelId],
+    );
+    const row = rows[0] as Record<string, unknown> | undefined;
+    if (!row) return null;
+    const found = reached(row) as ReachedSession;
+    return {
+      reservation: found.reservation,
+      session: row.s_id === null ? null : { session: found.session, steps: found.steps },
+    };
+  },
+
   /** By the reservation and its hotel: on Citus, one shard. */
   async sessionByReservation(
     db: Executor,

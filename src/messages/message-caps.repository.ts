@@ -12,20 +12,24 @@ export interface RecentChanges {
 /** The SQL of the caps on guest messages (API.md 10; migration 075), in the change's transaction. */
 export const messageCapsRepository = {
   /**
-   * Serialises, until the transaction ends, every change that mails `address` (case-insensitive):
-   * its count and its insert then hold across processes. Callers lock several addresses in sorted
-   * order, so two changes never wait for each other's.
+   * Serialises, until the transaction ends, every change of the hotel that mails `address`
+   * (case-insensitive): its count and its insert then hold across processes. Callers lock several
+   * addresses in sorted order, so two changes never wait for each other's.
    */
-  async lockAddress(tx: Executor, address: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('innkeep:mail-to:' || lower($1)))`, [address]);
+  async lockAddress(tx: Executor, hotelId: string, address: string): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('innkeep:mail-to:' || $2 || ':' || lower($1)))`, [
+      address,
+      hotelId,
+    ]);
   },
 
-  /** Messages to `address` queued in the last `seconds` because of guests' own requests. */
-  async countByGuest(tx: Executor, address: string, seconds: number): Promise<number> {
+  /** The hotel's messages to `address` queued in the last `seconds` because of guests' own requests. */
+  async countByGuest(tx: Executor, hotelId: string, address: string, seconds: number): Promise<number> {
     const { rows } = await tx.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM guest_messages
-        WHERE by_guest AND lower(recipient) = lower($1) AND created_at > now() - make_interval(secs => $2)`,
-      [address, seconds],
+        WHERE hotel_id = $3 AND by_guest AND lower(recipient) = lower($1)
+          AND created_at > now() - make_interval(secs => $2)`,
+      [address, seconds, hotelId],
     );
     return rows[0]?.n ?? 0;
   },

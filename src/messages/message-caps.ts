@@ -9,8 +9,9 @@ import { messageCapsRepository as caps } from './message-caps.repository.ts';
  * limit: a reservation's `booking_modified` at most `CHANGES_PER_HOUR` an hour (later changes of
  * that hour are held back and told together, in one message at the end of the hour), and no
  * address more than `GUEST_MESSAGES_PER_ADDRESS_A_DAY` messages in 24 hours from guests' own
- * requests (booking, change, cancellation, and the notice to a previous address; beyond it the
- * message is not queued). Counted in the database in the change's transaction, so the caps hold
+ * requests to one hotel (booking, change, cancellation, and the notice to a previous address;
+ * beyond it the message is not queued). Per hotel (issue 37): a hotel's guest asks that hotel for
+ * mail, and the count and its lock stay inside the hotel's rows (on Citus, one shard). Counted in the database in the change's transaction, so the caps hold
  * across processes; a capped message never fails the change.
  */
 export const CHANGES_PER_HOUR = 3;
@@ -19,19 +20,27 @@ const HOUR = 3600;
 const DAY = 24 * HOUR;
 
 /**
- * Takes the addresses' locks in one order (sorted, case-insensitive), before any is counted, so
- * two changes that mail the same two addresses never wait for each other.
+ * Takes the hotel's locks of the addresses in one order (sorted, case-insensitive), before any is
+ * counted, so two changes that mail the same two addresses never wait for each other.
  */
-export async function lockAddresses(tx: Executor, addresses: readonly string[]): Promise<void> {
+export async function lockAddresses(tx: Executor, hotelId: string, addresses: readonly string[]): Promise<void> {
   const sorted = [...new Set(addresses.map((a) => a.toLowerCase()))].sort();
-  for (const address of sorted) await caps.lockAddress(tx, address);
+  for (const address of sorted) await caps.lockAddress(tx, hotelId, address);
 }
 
-/** Whether one more message may go to `address`: always for the hotel's changes; by the daily cap for a guest's. */
-export async function addressAllows(tx: Executor, address: string, byGuest: boolean): Promise<boolean> {
+/**
+ * Whether the hotel may queue one more message to `address`: always for the hotel's changes; by the
+ * daily cap, counted per hotel, for a guest's.
+ */
+export async function addressAllows(
+  tx: Executor,
+  hotelId: string,
+  address: string,
+  byGuest: boolean,
+): Promise<boolean> {
   if (!byGuest) return true;
-  await lockAddresses(tx, [address]);
-  return (await caps.countByGuest(tx, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
+  await lockAddresses(tx, hotelId, [address]);
+  return (await caps.countByGuest(tx, hotelId, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
 }
 
 /** The `booking_modified` message to queue for a change: now, held back to the end of the hour, or none. */
@@ -55,13 +64,13 @@ export async function changeMessage(
   const to = row.guest.email;
   const recent = await caps.recentChanges(tx, row.hotelId, row.id, HOUR);
   if (recent.count < CHANGES_PER_HOUR || !recent.oldest) {
-    return (await addressAllows(tx, to, byGuest)) ? { data: { ...told }, sendAfter: null } : null;
+    return (await addressAllows(tx, row.hotelId, to, byGuest)) ? { data: { ...told }, sendAfter: null } : null;
   }
   if (recent.pending) {
     const { pending } = recent;
     const previous = (pending.data.previous as Reservation | undefined) ?? told.previous;
     const sameAddress = pending.to.toLowerCase() === to.toLowerCase();
-    if (sameAddress || (await addressAllows(tx, to, byGuest))) {
+    if (sameAddress || (await addressAllows(tx, row.hotelId, to, byGuest))) {
       await caps.fold(tx, row.hotelId, pending.id, {
         data: { ...pending.data, reservation: told.reservation, previous },
         to,
@@ -74,6 +83,6 @@ export async function changeMessage(
     }
     return null;
   }
-  if (!(await addressAllows(tx, to, byGuest))) return null;
+  if (!(await addressAllows(tx, row.hotelId, to, byGuest))) return null;
   return { data: { ...told }, sendAfter: new Date(recent.oldest.getTime() + HOUR * 1000) };
 }

@@ -110,7 +110,7 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
   const reservation = reservationView(row);
   switch (news.kind) {
     case 'created': {
-      const confirm = await addressAllows(tx, row.guest.email, byGuest);
+      const confirm = await addressAllows(tx, row.hotelId, row.guest.email, byGuest);
       await queueMessages(tx, row, [
         ...(confirm ? [{ kind: 'booking_confirmation' as const, data: { reservation }, byGuest }] : []),
         { kind: 'checkin_invitation', data: {}, sendAfter: invitationDue(ctx, row) },
@@ -121,7 +121,7 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
       const previous = reservationView(news.before);
       const formerAddress = news.before.guest.email;
       const addressMoved = formerAddress.toLowerCase() !== row.guest.email.toLowerCase();
-      if (byGuest) await lockAddresses(tx, [formerAddress, row.guest.email]);
+      if (byGuest) await lockAddresses(tx, row.hotelId, [formerAddress, row.guest.email]);
       const messages: Queued[] = [];
       // The hotel's own notes and bookkeeping are no news to the guest.
       if (changesBetween(previous, reservation).length > 0) {
@@ -129,7 +129,7 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
         if (change) messages.push({ kind: 'booking_modified', ...change, byGuest });
       }
       // The address it leaves is told where its messages go now (masked), and nothing else.
-      if (addressMoved && (await addressAllows(tx, formerAddress, byGuest))) {
+      if (addressMoved && (await addressAllows(tx, row.hotelId, formerAddress, byGuest))) {
         messages.push({
           kind: 'booking_modified',
           data: { reservation: previous, addressChanged: true, newAddress: maskEmail(row.guest.email) },
@@ -150,7 +150,7 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
     case 'no_show': {
       // A change held back to the end of the hour would tell a stay that is no more.
       await messageCapsRepository.dropHeld(tx, row.hotelId, row.id);
-      const told = await addressAllows(tx, row.guest.email, byGuest);
+      const told = await addressAllows(tx, row.hotelId, row.guest.email, byGuest);
       const data = { reservation, noShow: news.kind === 'no_show' };
       await queueMessages(tx, row, told ? [{ kind: 'booking_cancelled', data, byGuest }] : [], 'drop');
       return;

@@ -21,13 +21,17 @@ function atMost(statements: string[], budget: number, what: string): void {
 }
 
 describe('check-in statement budget (issue 9)', () => {
-  it('opens a session in at most 9 statements, reads it in 1, and takes a step in at most 7', async (ctx) => {
+  it('opens a session in at most 10 statements, reads it in 1, and takes a step in at most 7', async (ctx) => {
     const counter = statementCounter();
     const { t, hotel } = await startCheckinApp(ctx, { wrapDb: counter.wrap });
     const booked = await bookStay(t, hotel);
     const open = await counter.count(() => openSession(t, { reservationId: booked.code, lastName: 'Silva' }));
     assert.equal(open.result.statusCode, 201, open.result.body);
-    atMost(open.statements, 9, 'opening a session by last name');
+    // 10 since issue 37: the code names no hotel, so its hotel is read from reservation_codes
+    // (sharded by code) before the reservation and its session (sharded by hotel): on Citus two
+    // one-shard statements instead of one that asked every shard. No one statement can join the
+    // two, sharded by different columns, and stay on one shard.
+    atMost(open.statements, 10, 'opening a session by last name');
     const id = open.result.json().session.id;
 
     // One statement (the session, its steps and reservation) — and on the embedded engine, where
@@ -69,6 +73,7 @@ describe('check-in statement budget (issue 9)', () => {
       openSession(t, { reservationId: booked.code }, { authorization: `Bearer ${booked.token}` }),
     );
     assert.equal(again.result.statusCode, 200, again.result.body);
+    // The code's hotel, then the reservation with its session in one statement.
     atMost(again.statements, 2, 'opening the session again with the access token');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Caps on guest messages (API.md 10; issue 32, item 3): a reservation's `booking_modified` at most
  * 3 an hour (later changes of the hour are held back and told together, once, at its end), and no
- * address more than 10 messages a day from guests' own requests, counted in the database in the
+ * address more than 10 messages a day from guests' own requests to one hotel, counted in the database in the
  * change's transaction, so that concurrent bookings (several connections on PostgreSQL) cannot
  * overshoot. A capped message never fails the change. The address a reservation's e-mail leaves
  * is told where its messages go now, masked, and nothing more.
@@ -80,7 +80,7 @@ describe('caps on guest messages', () => {
     );
   });
 
-  it('mails no address more than 10 messages a day from guests’ requests, even booked at once; the bookings all succeed', async () => {
+  it('mails no address more than 10 messages a day from guests’ requests to one hotel, even booked at once; the bookings all succeed', async () => {
     const victim = `victim.${Date.now()}@example.com`;
     const booked = await Promise.all(Array.from({ length: 12 }, (_, i) => book(victim, 30 + i)));
     let confirmations = 0;
@@ -114,6 +114,12 @@ describe('caps on guest messages', () => {
     });
     assert.equal(byHotel.statusCode, 200, byHotel.body);
     assert.ok((await messagesOf(other.code)).some((m) => m.kind === 'booking_modified'));
+    // The cap is per hotel (issue 37): a booking at the other hotel is still confirmed to the address.
+    const elsewhere = await bookStay(app.t, app.hotels[1], {
+      guest: { firstName: 'Ana', lastName: 'Silva', email: victim },
+      fromToday: 30,
+    });
+    assert.ok((await messagesOf(elsewhere.code)).some((m) => m.kind === 'booking_confirmation'));
   });
 
   it('tells the previous address that the e-mail changed, masked, and nothing else', async () => {

@@ -2,8 +2,9 @@ import { hashSecret, normalizeConfirmationCode, sameHash } from '../../infra/cry
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import { reservationCodesRepository as codes } from '../../reservations/reservation-codes.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
-import { checkinRepository as repo, type SessionRow } from '../checkin.repository.ts';
+import { checkinRepository as repo, type SessionRow, type StoredSession } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
 import { recordCheckinEvent } from '../checkin-events.ts';
 import { sameLastName } from '../rules/proof.ts';
@@ -46,17 +47,35 @@ function sessionIdOf(ctx: CheckinContext, session: SessionRow): string {
     .toString();
 }
 
+/** A reservation a code names, with its check-in session when it has one. */
+interface FoundReservation {
+  reservation: ReservationRow;
+  session: StoredSession | null;
+}
+
+/**
+ * The reservation a confirmation code names, with its session: its hotel from `reservation_codes`
+ * (which holds every code, sharded by code), then one read inside that hotel's rows, so that on
+ * Citus each statement goes to one shard (issue 37), never to every shard.
+ */
+async function reservationByCode(ctx: CheckinContext, code: string | null): Promise<FoundReservation | null> {
+  if (!code) return null;
+  const hotelId = await codes.hotelOf(ctx.db, code);
+  return hotelId === null ? null : repo.reservationWithSession(ctx.db, hotelId, code);
+}
+
 /** The reservation the proof is for; a wrong code, name or token are all the same `not_found`. */
 async function provenReservation(
   ctx: CheckinContext,
   reservationId: string,
   proof: ReservationProof,
-): Promise<ReservationRow> {
+): Promise<FoundReservation> {
   const code = normalizeConfirmationCode(reservationId);
-  const reservation = code ? await reservations.findByCode(ctx.db, code) : null;
+  const found = await reservationByCode(ctx, code);
+  const reservation = found?.reservation ?? null;
   if (proof.invitation) {
-    if (!reservation) throw new AppError('not_found', NOT_FOUND);
-    return reservation;
+    if (!found) throw new AppError('not_found', NOT_FOUND);
+    return found;
   }
   // A valid access token (160 random bits: nothing to guess) is never rate limited.
   const tokenProven =
@@ -69,11 +88,11 @@ async function provenReservation(
       reservation !== null &&
       proof.lastName !== undefined &&
       sameLastName(proof.lastName, reservation.guest.lastName);
-    if (!reservation || !nameProven) throw new AppError('not_found', NOT_FOUND);
+    if (!found || !nameProven) throw new AppError('not_found', NOT_FOUND);
     await forgiveProofs(ctx, counters);
   }
-  if (!reservation) throw new AppError('not_found', NOT_FOUND);
-  return reservation;
+  if (!found) throw new AppError('not_found', NOT_FOUND);
+  return found;
 }
 
 /**
@@ -93,13 +112,12 @@ export async function openSession(
       { headers: { 'www-authenticate': 'Bearer realm="innkeep"' } },
     );
   }
-  const reservation = await provenReservation(ctx, input.reservationId, proof);
+  const { reservation, session: existing } = await provenReservation(ctx, input.reservationId, proof);
   if (reservation.status === 'cancelled') throw cancelled(reservation);
   assertNotExpired(ctx, expiryOf(reservation, hotelOf(ctx, reservation)));
 
   // A started check-in has its session: answered as it is, with no transaction.
   if (reservation.checkinStatus !== 'not_started') {
-    const existing = await repo.sessionByReservation(ctx.db, reservation);
     if (existing) {
       const state = stateOf(ctx, sessionIdOf(ctx, existing.session), existing, reservation);
       return { created: false, signed: await signSession(ctx, state) };
