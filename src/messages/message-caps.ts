@@ -23,7 +23,11 @@ const DAY = 24 * HOUR;
  * Takes the hotel's locks of the addresses in one order (sorted, case-insensitive), before any is
  * counted, so two changes that mail the same two addresses never wait for each other.
  */
-export async function lockAddresses(tx: Executor, hotelId: string, addresses: readonly string[]): Promise<void> {
+export async function lockAddresses(
+  tx: Executor,
+  hotelId: string,
+  addresses: readonly string[],
+): Promise<void> {
   const sorted = [...new Set(addresses.map((a) => a.toLowerCase()))].sort();
   for (const address of sorted) await caps.lockAddress(tx, hotelId, address);
 }
@@ -64,7 +68,9 @@ export async function changeMessage(
   const to = row.guest.email;
   const recent = await caps.recentChanges(tx, row.hotelId, row.id, HOUR);
   if (recent.count < CHANGES_PER_HOUR || !recent.oldest) {
-    return (await addressAllows(tx, row.hotelId, to, byGuest)) ? { data: { ...told }, sendAfter: null } : null;
+    return (await addressAllows(tx, row.hotelId, to, byGuest))
+      ? { data: { ...told }, sendAfter: null }
+      : null;
   }
   if (recent.pending) {
     const { pending } = recent;

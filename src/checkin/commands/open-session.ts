@@ -2,8 +2,8 @@ import { hashSecret, normalizeConfirmationCode, sameHash } from '../../infra/cry
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
-import { reservationCodesRepository as codes } from '../../reservations/reservation-codes.repository.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
+import { reservationCodesRepository as codes } from '../../reservations/reservation-codes.repository.ts';
 import { checkinRepository as repo, type SessionRow, type StoredSession } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
 import { recordCheckinEvent } from '../checkin-events.ts';
