@@ -112,7 +112,7 @@ export const reservationRepository = {
          rooms = $7, stay = $8, guest = $9, special_requests = $10, total_amount = $11, paid_amount = $12,
          payment_status = $13, cancellation = $14, internal_notes = $15, stay_status = $16, arrived_at = $17,
          departed_at = $18, room_numbers = $19::text[], search_text = $20, version = version + 1, updated_at = $21
-       WHERE id = $1 RETURNING ${COLUMNS}`,
+       WHERE hotel_id = $22 AND id = $1 RETURNING ${COLUMNS}`,
       [
         r.id,
         r.status,
@@ -135,16 +135,21 @@ export const reservationRepository = {
         r.roomNumbers,
         searchTextOf(r.code, r.guest),
         now,
+        r.hotelId,
       ],
     );
     return one(rows);
   },
 
-  /** Payment taken as part of creation, not a change: the version stays 1. */
-  async markPaid(tx: Executor, id: number, amount: number): Promise<ReservationRow> {
+  /**
+   * Payment taken as part of creation, not a change: the version stays 1. By the hotel too: on
+   * Citus one shard (by id alone it asked every shard, in the booking's transaction).
+   */
+  async markPaid(tx: Executor, r: { id: number; hotelId: string }, amount: number): Promise<ReservationRow> {
     const { rows } = await tx.query(
-      `UPDATE reservations SET paid_amount = $2, payment_status = 'paid' WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, amount],
+      `UPDATE reservations SET paid_amount = $2, payment_status = 'paid' WHERE hotel_id = $3 AND id = $1
+       RETURNING ${COLUMNS}`,
+      [r.id, amount, r.hotelId],
     );
     return one(rows);
   },
@@ -153,22 +158,31 @@ export const reservationRepository = {
    * A deposit taken as part of creation (API.md 14.2), with the stay that now names the card on
    * file: `paid` once it covers the total, else still `unpaid` (what is left shows as `due`).
    */
-  async markDepositPaid(tx: Executor, id: number, amount: number, stay: StoredStay): Promise<ReservationRow> {
+  async markDepositPaid(
+    tx: Executor,
+    r: { id: number; hotelId: string },
+    amount: number,
+    stay: StoredStay,
+  ): Promise<ReservationRow> {
     const { rows } = await tx.query(
       `UPDATE reservations SET paid_amount = $2, stay = $3,
          payment_status = CASE WHEN $2 >= total_amount THEN 'paid' ELSE 'unpaid' END
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, amount, JSON.stringify(stay)],
+       WHERE hotel_id = $4 AND id = $1 RETURNING ${COLUMNS}`,
+      [r.id, amount, JSON.stringify(stay), r.hotelId],
     );
     return one(rows);
   },
 
   /** The stay's bookkeeping written back (a deposit plan's schedule settled) with a payment already counted. */
-  async replaceStay(tx: Executor, id: number, stay: StoredStay): Promise<ReservationRow> {
-    const { rows } = await tx.query(`UPDATE reservations SET stay = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [
-      id,
-      JSON.stringify(stay),
-    ]);
+  async replaceStay(
+    tx: Executor,
+    r: { id: number; hotelId: string },
+    stay: StoredStay,
+  ): Promise<ReservationRow> {
+    const { rows } = await tx.query(
+      `UPDATE reservations SET stay = $2 WHERE hotel_id = $3 AND id = $1 RETURNING ${COLUMNS}`,
+      [r.id, JSON.stringify(stay), r.hotelId],
+    );
     return one(rows);
   },
 
@@ -192,14 +206,19 @@ export const reservationRepository = {
   },
 
   /** Money given back at the payment provider (a refund from Stripe's dashboard): paid goes down. */
-  async refundedAtProvider(tx: Executor, id: number, amount: number, now: Date): Promise<ReservationRow> {
+  async refundedAtProvider(
+    tx: Executor,
+    r: { id: number; hotelId: string },
+    amount: number,
+    now: Date,
+  ): Promise<ReservationRow> {
     const { rows } = await tx.query(
       `UPDATE reservations
        SET paid_amount = GREATEST(paid_amount - $2, 0),
            payment_status = CASE WHEN paid_amount - $2 <= 0 THEN 'refunded' ELSE 'partially_refunded' END,
            version = version + 1, updated_at = $3
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, amount, now],
+       WHERE hotel_id = $4 AND id = $1 RETURNING ${COLUMNS}`,
+      [r.id, amount, now, r.hotelId],
     );
     return one(rows);
   },

@@ -87,7 +87,7 @@ export async function payAtBooking(
   if (quote.ratePlan.prepayment === 'full') {
     const moved = await chargeFor(tx, ctx, inserted, payment.token, inserted.totalAmount, 'booking', basis);
     // Part of creation, not a change: the version stays 1.
-    const row = await reservations.markPaid(tx, inserted.id, inserted.totalAmount);
+    const row = await reservations.markPaid(tx, inserted, inserted.totalAmount);
     return { row, moved: [moved] };
   }
   if (!deposit) return { row: inserted, moved: [] };
@@ -103,7 +103,7 @@ export async function payAtBooking(
     ...(charge.brand ? { brand: charge.brand } : {}),
     ...(charge.last4 ? { last4: charge.last4 } : {}),
   };
-  const row = await reservations.markDepositPaid(tx, inserted.id, chargeNow, {
+  const row = await reservations.markDepositPaid(tx, inserted, chargeNow, {
     ...inserted.stay,
     cardOnFile: card,
   });

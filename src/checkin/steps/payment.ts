@@ -62,7 +62,7 @@ export const payment = defineStep({
     let paid = await reservations.addPayment(tx, reservation, amount, now);
     // A deposit plan's balance (scheduled, or refused by the card on file) is paid now (API.md 14.2).
     if (paid.stay.paymentSchedule)
-      paid = await reservations.replaceStay(tx, paid.id, await closeBalance(tx, paid, 'paid'));
+      paid = await reservations.replaceStay(tx, paid, await closeBalance(tx, paid, 'paid'));
     // `payment.succeeded` (API.md 8.1), in the step's transaction: the reservation as the hotel sees it.
     await recordEvent(tx, {
       type: 'payment.succeeded',

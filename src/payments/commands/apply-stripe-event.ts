@@ -184,7 +184,7 @@ async function chargeRefunded(tx: Executor, clock: Clock, charge: Stripe.Charge)
     providerRef: latest ?? `${charge.id}/refunded/${charge.amount_refunded}`,
     chargeRef: intentId,
   });
-  const after = await reservations.refundedAtProvider(tx, row.id, amount, clock.now());
+  const after = await reservations.refundedAtProvider(tx, row, amount, clock.now());
   await recordPaymentEvent(tx, 'payment.refunded', row.hotelId, after, {
     amount,
     currency: row.currency,
