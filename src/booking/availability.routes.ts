@@ -46,6 +46,13 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.post(
     '/quote',
     {
+      // A known hotel's quote keeps its Idempotency-Key with that hotel's rows (issue 37).
+      config: {
+        idempotencyHotel: (request) => {
+          const { hotelId } = request.body as { hotelId: string };
+          return ctx.catalog.get(hotelId) ? hotelId : null;
+        },
+      },
       schema: writeSchema({
         operationId: 'createQuote',
         tags: ['booking'],

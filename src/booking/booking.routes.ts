@@ -26,6 +26,7 @@ import { modifyReservation } from './commands/modify-reservation.ts';
 import { readReservation } from './commands/read-reservation.ts';
 import { hotelRoutes } from './hotel.routes.ts';
 import { priceCalendarRoutes } from './price-calendar.routes.ts';
+import { quoteHotels } from './quote-id.ts';
 import { changeReservation, MODIFY_PROBLEMS } from './reservation-change.ts';
 import {
   AuthHeaders,
@@ -56,6 +57,13 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.post(
     '/reservations',
     {
+      // The quote id's tag names the hotel: the key commits with the booking on its shard (issue 37).
+      config: {
+        idempotencyHotel: (request) => {
+          const hotels = quoteHotels(ctx.catalog, (request.body as ReservationRequest).quoteId);
+          return hotels?.length === 1 ? (hotels[0] as string) : null;
+        },
+      },
       schema: writeSchema({
         operationId: 'createReservation',
         tags: ['booking'],

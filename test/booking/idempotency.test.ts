@@ -85,8 +85,9 @@ describe('Idempotency-Key', () => {
     const quote = await quoteOk(t, { ...doubleStay(h.id), roomTypeId: 'suite' });
     const res = await reserve(t, quote.id, {}, key());
     const secret = res.json().accessToken.slice('rat_'.length);
+    // A booking's key is its hotel's (issue 37); both tables are read.
     const { rows } = await t.db.query<{ response: Uint8Array | null }>(
-      'SELECT response FROM idempotency_keys',
+      'SELECT response FROM idempotency_keys UNION ALL SELECT response FROM hotel_idempotency_keys',
     );
     assert.ok(rows.some((r) => r.response !== null));
     for (const { response } of rows) {

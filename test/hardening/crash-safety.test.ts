@@ -203,6 +203,7 @@ describe('crash safety (embedded engine, SIGKILL mid-stream)', () => {
       // As if the 60 s claim of a request cut short before its commit had passed.
       const offline = await openEmbeddedDatabase(join(keyed, 'data', 'pgdata'));
       await offline.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second'`);
+      await offline.query(`UPDATE hotel_idempotency_keys SET locked_until = now() - interval '1 second'`);
       await offline.close();
 
       const second = await startService(env);

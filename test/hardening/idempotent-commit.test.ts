@@ -212,19 +212,28 @@ const CASES: Record<string, () => Promise<Case>> = {
 /** A trigger that makes storing any response fail, as a lost connection or a full disk would. */
 async function failResponseStores(): Promise<() => Promise<void>> {
   const name = `fail_store_${randomUUID().replaceAll('-', '')}`;
+  // On both tables of keys: a booking's is its hotel's (issue 37).
   await t.db.script(`
     CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'injected fault: storing the response'; END $$;
     CREATE TRIGGER ${name} BEFORE UPDATE ON idempotency_keys
+      FOR EACH ROW WHEN (NEW.state = 'done') EXECUTE FUNCTION ${name}();
+    CREATE TRIGGER ${name} BEFORE UPDATE ON hotel_idempotency_keys
       FOR EACH ROW WHEN (NEW.state = 'done') EXECUTE FUNCTION ${name}();`);
-  return () => t.db.script(`DROP TRIGGER ${name} ON idempotency_keys; DROP FUNCTION ${name}();`);
+  return () =>
+    t.db.script(
+      `DROP TRIGGER ${name} ON idempotency_keys; DROP TRIGGER ${name} ON hotel_idempotency_keys; DROP FUNCTION ${name}();`,
+    );
 }
 
 /** As if the claim's 60 s had passed: a key a crash left in progress can be taken over. */
-const lapseClaims = () =>
-  t.db.query(
-    `UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE state = 'in_progress'`,
-  );
+const lapseClaims = async () => {
+  for (const table of ['idempotency_keys', 'hotel_idempotency_keys']) {
+    await t.db.query(
+      `UPDATE ${table} SET locked_until = now() - interval '1 second' WHERE state = 'in_progress'`,
+    );
+  }
+};
 
 /** Sends the write with `fault` injected; null when the request never completes (killed). */
 async function withFault(fault: Fault, send: () => Promise<Response>): Promise<Response | null> {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
-import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
+import { type ClaimToken, type KeyScope, idempotencyRepository as keys } from './idempotency.repository.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.ts';
 import { pendingReleases } from './pending-releases.ts';
 
@@ -45,7 +45,7 @@ export interface IdempotencyHandle {
 }
 
 interface Claim {
-  scope: Buffer;
+  scope: KeyScope;
   token: ClaimToken;
   storedWithChange: boolean;
 }
@@ -54,6 +54,15 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim?: Claim;
     idempotency?: IdempotencyHandle;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The hotel a request is for, when its route can tell from the validated request alone (a
+     * booking's quote id, a quote's hotel): its key is kept with that hotel's rows, so on Citus the
+     * answer stored with a change commits on the hotel's shard (issue 37). Null, or no function:
+     * the key is kept apart from every hotel (`idempotency_keys`).
+     */
+    idempotencyHotel?: (request: FastifyRequest) => string | null;
   }
 }
 
@@ -87,7 +96,17 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
   const releases = pendingReleases(db, app.log, LOCK_SECONDS);
   app.addHook('onClose', async () => releases.close());
 
-  function hold(request: FastifyRequest, scope: Buffer, token: ClaimToken) {
+  // Keys of a hotel's requests stored before migration 123 are in `idempotency_keys`: until the last
+  // of them expires (24 h), a hotel's keyed request looks there first, so a retry sent across the
+  // upgrade is still answered from its first attempt.
+  const legacyUntil = (await keys.legacyHotelKeysUntil(db))?.getTime() ?? 0;
+  async function scopeOf(hash: Buffer, hotelId: string | null): Promise<KeyScope> {
+    if (hotelId === null || Date.now() >= legacyUntil) return { hash, hotelId };
+    const legacy: KeyScope = { hash, hotelId: null };
+    return (await keys.find(db, legacy)) ? legacy : { hash, hotelId };
+  }
+
+  function hold(request: FastifyRequest, scope: KeyScope, token: ClaimToken) {
     const claim: Claim = { scope, token, storedWithChange: false };
     request.idempotencyClaim = claim;
     request.idempotency = {
@@ -123,7 +142,10 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     // The caller's credential: a key, or a signed-in person's session cookie (API.md 12).
     const session = /(?:^|;\s*)innkeep_session=([^;\s]*)/.exec(request.headers.cookie ?? '')?.[1];
     const credential = request.headers.authorization ?? (session ? `session ${session}` : '');
-    const scope = sha256(request.method, path, credential, key);
+    const scope = await scopeOf(
+      sha256(request.method, path, credential, key),
+      request.routeOptions.config.idempotencyHotel?.(request) ?? null,
+    );
     const requestHash = sha256(canonicalJson(request.body ?? null));
 
     // A claim of this key that this process could not give back during an outage goes first.

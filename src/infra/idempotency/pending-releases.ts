@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
-import { type ClaimToken, idempotencyRepository as keys } from './idempotency.repository.ts';
+import { type ClaimToken, type KeyScope, idempotencyRepository as keys } from './idempotency.repository.ts';
+
+/** One key's name among the pending ones: its hotel (none for a key kept apart) and its hash. */
+const idOf = (scope: KeyScope) => `${scope.hotelId ?? ''}/${scope.hash.toString('hex')}`;
 
 /** First wait before a failed release is tried again; doubles up to the most. */
 const FIRST_RETRY_MS = 100;
@@ -15,7 +18,7 @@ const MOST_RETRY_MS = 1_000;
  * fenced by its token, so one that comes late can never free another holder's claim.
  */
 export function pendingReleases(db: Database, log: FastifyBaseLogger, lockSeconds: number) {
-  const pending = new Map<string, { scope: Buffer; token: ClaimToken; until: number }>();
+  const pending = new Map<string, { scope: KeyScope; token: ClaimToken; until: number }>();
   let timer: NodeJS.Timeout | undefined;
   let delay = FIRST_RETRY_MS;
   let closed = false;
@@ -50,7 +53,7 @@ export function pendingReleases(db: Database, log: FastifyBaseLogger, lockSecond
   /** Releases under way: a retry of the same key on this process waits for its own (`settle`). */
   const underWay = new Map<string, Promise<void>>();
 
-  const attempt = async (id: string, scope: Buffer, token: ClaimToken) => {
+  const attempt = async (id: string, scope: KeyScope, token: ClaimToken) => {
     try {
       await keys.release(db, scope, token);
     } catch (err) {
@@ -67,16 +70,16 @@ export function pendingReleases(db: Database, log: FastifyBaseLogger, lockSecond
      * waiting: the answer that ends a request is not held up by the release (during an outage
      * that is the pool's whole connection timeout).
      */
-    release(scope: Buffer, token: ClaimToken): void {
-      const id = scope.toString('hex');
+    release(scope: KeyScope, token: ClaimToken): void {
+      const id = idOf(scope);
       const running = attempt(id, scope, token).finally(() => {
         if (underWay.get(id) === running) underWay.delete(id);
       });
       underWay.set(id, running);
     },
     /** Before claiming `scope`: gives back this process's pending claim of it, if it can now. */
-    async settle(scope: Buffer): Promise<void> {
-      const id = scope.toString('hex');
+    async settle(scope: KeyScope): Promise<void> {
+      const id = idOf(scope);
       await underWay.get(id);
       if (pending.has(id)) await tryRelease(id);
     },
