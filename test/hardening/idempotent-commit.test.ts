@@ -227,6 +227,7 @@ async function failResponseStores(): Promise<() => Promise<void>> {
   });
   return () =>
     t.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL citus.enable_unsafe_triggers TO on');
       for (const table of tables) await tx.query(`DROP TRIGGER ${name} ON ${table}`);
       await tx.query(`DROP FUNCTION ${name}()`);
     });
