@@ -84,6 +84,37 @@ export interface HotelNights {
   priceOn(roomTypeId: string, ratePlanId: string, night: string): NightPrice;
   /** Restrictions for the room type under the plan (`null`: those applying to every plan). */
   restrictionsOn(roomTypeId: string, ratePlanId: string | null, night: string): NightRestrictions;
+  /**
+   * A dense window's arrays for one (room type, rate plan) over a stay inside it, worked out once
+   * per window (the in-memory store's view only; absent on a fresh read): `null` when the stay is
+   * not inside the window. The same answers as `priceOn` and `restrictionsOn` night by night.
+   */
+  stayNights?(roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null;
+}
+
+/**
+ * One (room type, rate plan) over a stay's nights, by night index in a dense window: search asks
+ * whether any night is stop-sold in O(1) (a prefix count of stop-sold nights over the window) and
+ * reads each night's price fields from an array (no key built, no lookup per night).
+ */
+export interface StayNights {
+  /** Window index of the check-in night, and of the check-out date (the first night not stayed). */
+  readonly from: number;
+  readonly to: number;
+  /** Is any night of the stay stop-sold under the pair's restrictions? */
+  readonly stopSold: boolean;
+  /** Price fields of the night at window index `n` (from ≤ n < to): `priceOn`'s answer. */
+  price(n: number): NightPrice;
+}
+
+/** Per (room type, rate plan) of a dense window: stop-sold nights counted up to each index, prices by index. */
+class PairNights {
+  /** `stopped[n]`: stop-sold nights among the window's first `n` (length + 1 entries). */
+  stopped: Int32Array | null = null;
+  readonly prices: Array<NightPrice | undefined>;
+  constructor(length: number) {
+    this.prices = new Array<NightPrice | undefined>(length);
+  }
 }
 
 const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
@@ -182,8 +213,8 @@ export interface NightData {
   priceOverride(roomTypeId: string, ratePlanId: string, night: string): PriceNightOverride | undefined;
   inventory(roomTypeId: string, night: string): { total: number; sold: number } | undefined;
   leastLeft?(roomTypeId: string, checkIn: string, checkOut: string): number;
-  /** A dense window of nights: its length and a night's index in it (−1 outside). */
-  window?: { length: number; indexOf(night: string): number };
+  /** A dense window of nights: its length, a night's index in it (−1 outside), the night at an index. */
+  window?: { length: number; indexOf(night: string): number; night?(index: number): string };
 }
 
 function stateData(state: CalendarState): NightData {
@@ -217,6 +248,7 @@ export function hotelNights(
   const window = options.remember ? data.window : undefined;
   const prices = window ? new NightMemo<NightPrice>(window.length, priceKey) : null;
   const rules = window ? new NightMemo<NightRestrictions>(window.length, restrictionsKey) : null;
+  const pairs = window ? new Map<string, PairNights>() : null;
 
   const roomsOn = (roomTypeId: string, night: string) =>
     data.roomOverride(roomTypeId, night)?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
@@ -257,6 +289,60 @@ export function hotelNights(
     };
   };
 
+  const rememberedPrice =
+    prices && window
+      ? (roomTypeId: string, ratePlanId: string, night: string) =>
+          prices.get(`${roomTypeId}\u0000${ratePlanId}`, window.indexOf(night), () =>
+            priceOn(roomTypeId, ratePlanId, night),
+          )
+      : priceOn;
+  const rememberedRestrictions =
+    rules && window
+      ? (roomTypeId: string, ratePlanId: string | null, night: string) =>
+          rules.get(`${roomTypeId}\u0000${ratePlanId ?? ''}`, window.indexOf(night), () =>
+            restrictionsOn(roomTypeId, ratePlanId, night),
+          )
+      : restrictionsOn;
+
+  const stayNights =
+    pairs && window?.night
+      ? (roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null => {
+          const from = window.indexOf(checkIn);
+          const to = window.indexOf(checkOut);
+          if (from < 0 || to < from) return null;
+          const key = `${roomTypeId}\u0000${ratePlanId}`;
+          let pair = pairs.get(key);
+          if (!pair) {
+            pair = new PairNights(window.length);
+            pairs.set(key, pair);
+          }
+          const nightAt = window.night as (n: number) => string;
+          if (!pair.stopped) {
+            // Once per pair and window: the restrictions of every night (remembered as before).
+            const stopped = new Int32Array(window.length + 1);
+            for (let n = 0; n < window.length; n++) {
+              const stop = rememberedRestrictions(roomTypeId, ratePlanId, nightAt(n)).stopSell;
+              stopped[n + 1] = (stopped[n] as number) + (stop ? 1 : 0);
+            }
+            pair.stopped = stopped;
+          }
+          const { prices: byNight } = pair;
+          return {
+            from,
+            to,
+            stopSold: (pair.stopped[to] as number) - (pair.stopped[from] as number) > 0,
+            price: (n) => {
+              let price = byNight[n];
+              if (price === undefined) {
+                price = rememberedPrice(roomTypeId, ratePlanId, nightAt(n));
+                byNight[n] = price;
+              }
+              return price;
+            },
+          };
+        }
+      : undefined;
+
   return {
     hotel,
     roomsOn,
@@ -267,19 +353,8 @@ export function hotelNights(
       const nights = eachNight(checkIn, checkOut);
       return nights.length === 0 ? 0 : Math.min(...nights.map((n) => leftOn(roomTypeId, n)));
     },
-    priceOn:
-      prices && window
-        ? (roomTypeId, ratePlanId, night) =>
-            prices.get(`${roomTypeId}\u0000${ratePlanId}`, window.indexOf(night), () =>
-              priceOn(roomTypeId, ratePlanId, night),
-            )
-        : priceOn,
-    restrictionsOn:
-      rules && window
-        ? (roomTypeId, ratePlanId, night) =>
-            rules.get(`${roomTypeId}\u0000${ratePlanId ?? ''}`, window.indexOf(night), () =>
-              restrictionsOn(roomTypeId, ratePlanId, night),
-            )
-        : restrictionsOn,
+    priceOn: rememberedPrice,
+    restrictionsOn: rememberedRestrictions,
+    ...(stayNights ? { stayNights } : {}),
   };
 }

@@ -69,8 +69,11 @@ export function findRestriction(
 ): RestrictionViolation | null {
   const { roomTypeId, ratePlanId, checkIn, checkOut } = query;
   const stays = eachNight(checkIn, checkOut);
+  // A dense window (search) says at once whether any night is stop-sold; only then, or without
+  // one, are the nights looked at one by one (the message names them).
+  const stopSoldAny = nights.stayNights?.(roomTypeId, ratePlanId, checkIn, checkOut)?.stopSold ?? true;
   let stopped: Array<{ night: string; rule: RuleSource | null }> | null = null;
-  for (const night of stays) {
+  for (const night of stopSoldAny ? stays : []) {
     const rule = nights.restrictionsOn(roomTypeId, ratePlanId, night).stopSell;
     if (!rule) continue;
     stopped ??= [];
