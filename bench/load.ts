@@ -7,6 +7,8 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** The service processes' CPU (user + system, from /proc) per request answered, when measured. */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadSpec {

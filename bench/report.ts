@@ -25,7 +25,8 @@ export function row(r: ScenarioResult): string {
     return `| ${r.variant} | ${r.scenario} | ${r.note ?? 'not measured'} | | | | | | |`;
   const t = r.target;
   const b = r.baseline;
-  return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${t.non2xx + t.errors} |`;
+  const cpu = t.cpuMsPerRequest === undefined ? '' : fmt(t.cpuMsPerRequest, 3);
+  return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${cpu} | ${t.non2xx + t.errors} |`;
 }
 
 /** Bookings next to the commit floor (one INSERT committed per request) of the same run. */
@@ -178,8 +179,8 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '',
     'Baseline: a bare Fastify server answering a JSON POST (bench/baseline-server.ts), the same number of processes, measured alternately with the service in the same run. Ratio = service req/s ÷ baseline req/s.',
     '',
-    '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | service CPU ms/request | non-2xx + errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.throughput.map(row),
     '',
     'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} over 100 sessions, nothing written meanwhile (the JWS is signed once per session version and reused; on the embedded engine an unchanged session is answered from memory, and any write to sessions, steps or reservations sends the next read back to the database).',
@@ -197,11 +198,11 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '',
     'Reservations are seeded with `generate_series` (spread over 2,000 nights and the room types, with the inventory rows they imply), then search is measured as above. Search reads only `inventory` (one row per room type and night sold), never `reservations`.',
     '',
-    '| stored reservations | room types | inventory rows | seed time s | req/s | p50 | p99 |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
+    '| stored reservations | room types | inventory rows | seed time s | req/s | p50 | p99 | service CPU ms/request |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.growth.map(
       (g) =>
-        `| ${g.reservations.toLocaleString('en')} | ${g.roomTypes} | ${g.inventoryRows.toLocaleString('en')} | ${fmt(g.seedSeconds, 1)} | ${fmt(g.search.rps)} | ${ms(g.search.p50)} | ${ms(g.search.p99)} |`,
+        `| ${g.reservations.toLocaleString('en')} | ${g.roomTypes} | ${g.inventoryRows.toLocaleString('en')} | ${fmt(g.seedSeconds, 1)} | ${fmt(g.search.rps)} | ${ms(g.search.p50)} | ${ms(g.search.p99)} | ${g.search.cpuMsPerRequest === undefined ? '' : fmt(g.search.cpuMsPerRequest, 3)} |`,
     ),
     '',
     '## Memory over a sustained run',

@@ -179,7 +179,38 @@ function machine() {
   };
 }
 
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux; 0 elsewhere). */
+async function cpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs `target` and adds the CPU the service processes spent on it, per request answered. */
+function withCpu(processes: Proc[], target: () => Promise<LoadResult>): () => Promise<LoadResult> {
+  return async () => {
+    const before = await Promise.all(processes.map((p) => cpuMs(p.child.pid)));
+    const result = await target();
+    const after = await Promise.all(processes.map((p) => cpuMs(p.child.pid)));
+    const spent = after.reduce((n, a, i) => n + a - (before[i] ?? 0), 0);
+    return { ...result, ...(result.requests > 0 ? { cpuMsPerRequest: spent / result.requests } : {}) };
+  };
+}
+
 const avg = (rs: LoadResult[]): LoadResult => ({
+  ...(rs.every((r) => r.cpuMsPerRequest !== undefined)
+    ? {
+        cpuMsPerRequest:
+          rs.reduce((n, r) => n + (r.cpuMsPerRequest ?? 0) * r.requests, 0) /
+          rs.reduce((n, r) => n + r.requests, 0),
+      }
+    : {}),
   rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
   p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
   p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
@@ -364,7 +395,10 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           duration: settings.duration,
         };
         await warm(spec);
-        const r = await alternate(() => load(urls, spec), baseline);
+        const r = await alternate(
+          withCpu(services, () => load(urls, spec)),
+          baseline,
+        );
         results.throughput.push({ variant, scenario, processes, ...r });
       } else if (scenario === 'calendar') {
         // The price calendar of 60 nights (API.md 9.1: a few milliseconds), beside search's figure.
@@ -375,7 +409,10 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           duration: settings.duration,
         };
         await warm(spec);
-        const r = await alternate(() => load(urls, spec), baseline);
+        const r = await alternate(
+          withCpu(services, () => load(urls, spec)),
+          baseline,
+        );
         results.throughput.push({ variant, scenario, processes, ...r });
       } else if (scenario === 'reservation' || scenario === 'reservation-webhook') {
         // The same bookings with one webhook endpoint subscribed to reservation.* (issue 11: the
@@ -495,7 +532,8 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
       };
       if (settings.warmup > 0) await load([service.url], { ...spec, duration: settings.warmup });
       const runs: LoadResult[] = [];
-      for (let round = 0; round < settings.rounds; round++) runs.push(await load([service.url], spec));
+      for (let round = 0; round < settings.rounds; round++)
+        runs.push(await withCpu([service], () => load([service.url], spec))());
       return {
         reservations: count,
         roomTypes: types,
@@ -578,7 +616,7 @@ async function writeReport(results: Results) {
     console.log(
       [
         `load average during the run: mean ${results.machine.loadAverageMean ?? 'n/a'}, max ${results.machine.loadAverageMax ?? 'n/a'}`,
-        '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
+        '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | service CPU ms/request | non-2xx + errors |',
         ...results.throughput.map(row),
         ...(floorRows(results).length > 0 ? ['', ...FLOOR_HEADER, ...floorRows(results)] : []),
       ].join('\n'),
