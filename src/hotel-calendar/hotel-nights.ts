@@ -93,9 +93,9 @@ export interface HotelNights {
 }
 
 /**
- * One (room type, rate plan) over a stay's nights, by night index in a dense window: search asks
- * whether any night is stop-sold in O(1) (a prefix count of stop-sold nights over the window) and
- * reads each night's price fields from an array (no key built, no lookup per night).
+ * One (room type, rate plan) over a stay's nights, by night index in a dense window: each night's
+ * restrictions and price fields read from arrays (no key built, no lookup by date per night), and
+ * whether any night is stop-sold from one byte per night.
  */
 export interface StayNights {
   /** Window index of the check-in night, and of the check-out date (the first night not stayed). */
@@ -103,17 +103,70 @@ export interface StayNights {
   readonly to: number;
   /** Is any night of the stay stop-sold under the pair's restrictions? */
   readonly stopSold: boolean;
-  /** Price fields of the night at window index `n` (from ≤ n < to): `priceOn`'s answer. */
+  /** Restrictions of the night at window index `n`: `restrictionsOn`'s answer. */
+  restrictions(n: number): NightRestrictions;
+  /** Price fields of the night at window index `n`: `priceOn`'s answer. */
   price(n: number): NightPrice;
 }
 
-/** Per (room type, rate plan) of a dense window: stop-sold nights counted up to each index, prices by index. */
+/** What a dense window remembers per (room type, rate plan), by night index, filled as nights are asked. */
 class PairNights {
-  /** `stopped[n]`: stop-sold nights among the window's first `n` (length + 1 entries). */
-  stopped: Int32Array | null = null;
+  /** Per night: 0 not worked out yet, 1 on sale, 2 stop-sold. */
+  readonly stop: Uint8Array;
+  readonly rules: Array<NightRestrictions | undefined>;
   readonly prices: Array<NightPrice | undefined>;
-  constructor(length: number) {
+  constructor(
+    length: number,
+    readonly ruleOf: (n: number) => NightRestrictions,
+    readonly priceOf: (n: number) => NightPrice,
+  ) {
+    this.stop = new Uint8Array(length);
+    this.rules = new Array<NightRestrictions | undefined>(length);
     this.prices = new Array<NightPrice | undefined>(length);
+  }
+}
+
+class PairStay implements StayNights {
+  private stopped: boolean | undefined;
+  constructor(
+    private readonly pair: PairNights,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  get stopSold(): boolean {
+    if (this.stopped === undefined) {
+      const { stop } = this.pair;
+      let found = false;
+      for (let n = this.from; n < this.to && !found; n++) {
+        let state = stop[n] as number;
+        if (state === 0) {
+          state = this.restrictions(n).stopSell ? 2 : 1;
+          stop[n] = state;
+        }
+        found = state === 2;
+      }
+      this.stopped = found;
+    }
+    return this.stopped;
+  }
+
+  restrictions(n: number): NightRestrictions {
+    let rules = this.pair.rules[n];
+    if (rules === undefined) {
+      rules = this.pair.ruleOf(n);
+      this.pair.rules[n] = rules;
+    }
+    return rules;
+  }
+
+  price(n: number): NightPrice {
+    let price = this.pair.prices[n];
+    if (price === undefined) {
+      price = this.pair.priceOf(n);
+      this.pair.prices[n] = price;
+    }
+    return price;
   }
 }
 
@@ -248,7 +301,7 @@ export function hotelNights(
   const window = options.remember ? data.window : undefined;
   const prices = window ? new NightMemo<NightPrice>(window.length, priceKey) : null;
   const rules = window ? new NightMemo<NightRestrictions>(window.length, restrictionsKey) : null;
-  const pairs = window ? new Map<string, PairNights>() : null;
+  const pairs = window ? new Map<string, Map<string, PairNights>>() : null;
 
   const roomsOn = (roomTypeId: string, night: string) =>
     data.roomOverride(roomTypeId, night)?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
@@ -304,42 +357,32 @@ export function hotelNights(
           )
       : restrictionsOn;
 
+  // The stay asked last: every pair of a search asks about the same one.
+  let stay = { checkIn: '', checkOut: '', from: -1, to: -1 };
   const stayNights =
     pairs && window?.night
       ? (roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null => {
-          const from = window.indexOf(checkIn);
-          const to = window.indexOf(checkOut);
+          if (stay.checkIn !== checkIn || stay.checkOut !== checkOut) {
+            stay = { checkIn, checkOut, from: window.indexOf(checkIn), to: window.indexOf(checkOut) };
+          }
+          const { from, to } = stay;
           if (from < 0 || to < from) return null;
-          const key = `${roomTypeId}\u0000${ratePlanId}`;
-          let pair = pairs.get(key);
+          let byPlan = pairs.get(roomTypeId);
+          if (!byPlan) {
+            byPlan = new Map();
+            pairs.set(roomTypeId, byPlan);
+          }
+          let pair = byPlan.get(ratePlanId);
           if (!pair) {
-            pair = new PairNights(window.length);
-            pairs.set(key, pair);
+            const nightAt = window.night as (n: number) => string;
+            pair = new PairNights(
+              window.length,
+              (n) => rememberedRestrictions(roomTypeId, ratePlanId, nightAt(n)),
+              (n) => rememberedPrice(roomTypeId, ratePlanId, nightAt(n)),
+            );
+            byPlan.set(ratePlanId, pair);
           }
-          const nightAt = window.night as (n: number) => string;
-          if (!pair.stopped) {
-            // Once per pair and window: the restrictions of every night (remembered as before).
-            const stopped = new Int32Array(window.length + 1);
-            for (let n = 0; n < window.length; n++) {
-              const stop = rememberedRestrictions(roomTypeId, ratePlanId, nightAt(n)).stopSell;
-              stopped[n + 1] = (stopped[n] as number) + (stop ? 1 : 0);
-            }
-            pair.stopped = stopped;
-          }
-          const { prices: byNight } = pair;
-          return {
-            from,
-            to,
-            stopSold: (pair.stopped[to] as number) - (pair.stopped[from] as number) > 0,
-            price: (n) => {
-              let price = byNight[n];
-              if (price === undefined) {
-                price = rememberedPrice(roomTypeId, ratePlanId, nightAt(n));
-                byNight[n] = price;
-              }
-              return price;
-            },
-          };
+          return new PairStay(pair, from, to);
         }
       : undefined;
 
