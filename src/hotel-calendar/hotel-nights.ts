@@ -85,9 +85,10 @@ export interface HotelNights {
   /** Restrictions for the room type under the plan (`null`: those applying to every plan). */
   restrictionsOn(roomTypeId: string, ratePlanId: string | null, night: string): NightRestrictions;
   /**
-   * A dense window's arrays for one (room type, rate plan) over a stay inside it, worked out once
-   * per window (the in-memory store's view only; absent on a fresh read): `null` when the stay is
-   * not inside the window. The same answers as `priceOn` and `restrictionsOn` night by night.
+   * A dense window's arrays for one (room type, rate plan) over a stay inside it, each night worked
+   * out once per window, when first asked (the in-memory store's view only; absent on a fresh
+   * read): `null` when the stay is not inside the window. The same answers as `priceOn` and
+   * `restrictionsOn` night by night.
    */
   stayNights?(roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null;
 }

@@ -1,7 +1,7 @@
 /**
- * Search and the price calendar answer from the in-memory view of the nights with per-pair arrays
- * (stop-sold nights counted over the window, prices by night index: `stayNights` of
- * hotel-nights.ts). Their answers must be exactly those of the straightforward evaluation: every
+ * Search answers from the in-memory view of the nights with per-pair arrays (each night's
+ * stop-sell, restrictions and prices by window index: `stayNights` of hotel-nights.ts), and the
+ * price calendar from the same view. Their answers must be exactly those of the straightforward evaluation: every
  * night's restrictions and prices looked up one by one on a fresh read of the database (the view
  * quotes and bookings use, which has no `stayNights`). Thousands of random stays and calendar
  * queries are compared, answer against reference, between random calendar changes and bookings.
