@@ -10,7 +10,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { dayFromNow, HOTEL_ID, searchStay, writeCatalog } from './catalog.ts';
 import { feedServer } from './ical-feeds.ts';
-import { type LoadResult, load } from './load.ts';
+import { type LoadResult, load, meanOf } from './load.ts';
 import { operatorKey } from './operator-key.ts';
 import { createDatabase, newKey, type Proc, type ServiceOptions, startService } from './processes.ts';
 import { makeQuotes } from './quotes.ts';
@@ -35,15 +35,6 @@ export interface FeaturesSettings {
   connections: number;
   reservationsPerRound: number;
 }
-
-const mean = (rs: LoadResult[]): LoadResult => ({
-  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
-  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
-  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
-  requests: rs.reduce((n, r) => n + r.requests, 0),
-  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-  errors: rs.reduce((n, r) => n + r.errors, 0),
-});
 
 /**
  * An AlpineBits RatePlans message (API.md 11.3) that replaces the catalogue's `flex` plan: per-room
@@ -195,12 +186,18 @@ export async function featuresVariant(
     }
     const note = `${hook.delivered()} webhook deliveries and ${sink.accepted()} guest messages received by the end`;
     return [
-      { variant, scenario: 'search', plain: mean(searches.plain), featured: mean(searches.featured), note },
+      {
+        variant,
+        scenario: 'search',
+        plain: meanOf(searches.plain),
+        featured: meanOf(searches.featured),
+        note,
+      },
       {
         variant,
         scenario: 'reservation',
-        plain: mean(bookings.plain),
-        featured: mean(bookings.featured),
+        plain: meanOf(bookings.plain),
+        featured: meanOf(bookings.featured),
         note,
       },
     ];

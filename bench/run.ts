@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
 import { calendarPath, searchStay, stays, writeCatalog } from './catalog.ts';
 import { type FeaturesResult, featuresVariant } from './features.ts';
-import { type LoadResult, type LoadSpec, load } from './load.ts';
+import { type LoadResult, type LoadSpec, load, meanOf } from './load.ts';
 import { operatorKey } from './operator-key.ts';
 import {
   createDatabase,
@@ -161,15 +161,6 @@ function machine() {
   };
 }
 
-const avg = (rs: LoadResult[]): LoadResult => ({
-  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
-  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
-  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
-  requests: rs.reduce((n, r) => n + r.requests, 0),
-  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-  errors: rs.reduce((n, r) => n + r.errors, 0),
-});
-
 async function fetchJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
     method: 'POST',
@@ -219,7 +210,7 @@ async function alternate(
     if (floor) f.push(await floor());
     t.push(await target());
   }
-  return { target: avg(t), baseline: avg(b), ...(floor ? { floor: avg(f) } : {}) };
+  return { target: meanOf(t), baseline: meanOf(b), ...(floor ? { floor: meanOf(f) } : {}) };
 }
 
 async function throughputVariant(variant: string, results: Results, pgUp: boolean) {
@@ -425,7 +416,7 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
         roomTypes: types,
         seedSeconds,
         inventoryRows: rows.rows[0]?.n ?? 0,
-        search: avg(runs),
+        search: meanOf(runs),
       };
     } finally {
       await service.stop();
