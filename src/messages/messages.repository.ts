@@ -1,4 +1,4 @@
-import type { Executor } from '../infra/db/database.ts';
+import { type Executor, notifyAtCommit } from '../infra/db/database.ts';
 import { transactionNow } from '../infra/db/transaction-clock.ts';
 import type { Language, MessageKind, MessageStatus, StaffMessageKind } from './message-kinds.ts';
 
@@ -139,10 +139,10 @@ export const messageRepository = {
         pending?.hotelId ?? messages[0]?.hotelId ?? null,
       ],
     );
-    // Its own statement: on Citus a NOTIFY inside a statement routed to a shard cannot be prepared
-    // for the two-phase commit.
+    // Never inside the insert: on Citus a NOTIFY inside a statement routed to a shard cannot be
+    // prepared for the two-phase commit. Sent with the COMMIT.
     if (options.notifyChannel !== null && rows.length > 0) {
-      await tx.query(`SELECT pg_notify($1, '')`, [options.notifyChannel]);
+      await notifyAtCommit(tx, options.notifyChannel, '');
     }
     return rows.map(toRow);
   },
@@ -167,7 +167,7 @@ export const messageRepository = {
        VALUES ($1, NULL, '', $2, false, $3, $4, $5::jsonb)`,
       [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data)],
     );
-    await tx.query(`SELECT pg_notify($1, '')`, [notifyChannel]);
+    await notifyAtCommit(tx, notifyChannel, '');
   },
 
   /**

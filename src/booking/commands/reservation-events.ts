@@ -1,7 +1,7 @@
 import type { EventType } from '../../events/event-types.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { auditPart } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
 import type { MoneyMoved } from './reservation-payments.ts';
@@ -33,9 +33,10 @@ function auditedFields(row: ReservationRow): Record<string, unknown> {
 }
 
 /**
- * A reservation event and its audit entry (API.md 12), in the command's transaction, carrying the
- * reservation as the hotel sees it; the entry holds the fields that changed since `before` (none
- * for a creation). A guest acting on their own reservation is the entry's actor, named by its code.
+ * A reservation event and its audit entry (API.md 12), in the command's transaction and in one
+ * statement, carrying the reservation as the hotel sees it; the entry holds the fields that changed
+ * since `before` (none for a creation). A guest acting on their own reservation is the entry's
+ * actor, named by its code.
  */
 export async function recordReservationEvent(
   tx: Executor,
@@ -44,14 +45,9 @@ export async function recordReservationEvent(
   before: ReservationRow | null,
   by?: { kind: 'guest' | 'operator' },
 ) {
-  await recordEvent(tx, {
-    type,
-    hotelId: row.hotelId,
-    data: { reservation: operatorReservationView(row) },
-  });
   const after = auditedFields(row);
   const was = before === null ? null : auditedFields(before);
-  await recordAudit(tx, {
+  const audit = auditPart({
     hotelIds: [row.hotelId],
     action: type,
     target: { type: 'reservation', id: row.code },
@@ -64,6 +60,9 @@ export async function recordReservationEvent(
         }),
     ...(by?.kind === 'guest' ? { actor: { type: 'guest', id: row.code, name: 'Guest' } } : {}),
   });
+  await recordEvent(tx, { type, hotelId: row.hotelId, data: { reservation: operatorReservationView(row) } }, [
+    audit,
+  ]);
 }
 
 /** The `payment.*` events of the money a command moved, carrying the reservation as it ended. */

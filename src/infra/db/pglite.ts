@@ -171,6 +171,8 @@ export function embeddedDatabase(pg: PGlite): Database {
                 }),
               script: (sql) => changes.around(note(''), () => tx.exec(sql).then(() => undefined)),
               onEnd,
+              // One process and no listener (Database.listen is PostgreSQL's): nobody to tell.
+              notify: () => {},
               database,
             }),
           ),

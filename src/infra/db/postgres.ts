@@ -177,6 +177,8 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
               throw error;
             }
           };
+          // The attempt's notifications, sent with its COMMIT (Transaction.notify).
+          const notifications: string[] = [];
           try {
             await run({ text: 'BEGIN' });
             const result = await fn({
@@ -186,9 +188,18 @@ export function openPostgresDatabase(options: PostgresOptions): Database {
                 await run({ text: sql, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig);
               },
               onEnd,
+              notify: (channel, payload) => {
+                notifications.push(
+                  `SELECT pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(payload)})`,
+                );
+              },
               database,
             });
-            await run({ text: 'COMMIT' });
+            // One round trip: the notifications and the COMMIT as one simple query (the protocol
+            // runs its statements in order and stops at the first error, so a failed NOTIFY never
+            // commits). Without parameters, so no prepared statement; the literals are escaped.
+            // Each SELECT has no table: on Citus it runs on the coordinator, as a NOTIFY must.
+            await run({ text: [...notifications, 'COMMIT'].join('; ') });
             return result;
           } catch (error) {
             if (!broken) {
