@@ -17,7 +17,8 @@
  *
  * Each checkout runs through tsx (`src/server.ts`: old checkouts have no compiled build), with
  * `node_modules` of its own or linked. Knobs: COST_ROUNDS (3), COST_BOOKINGS (600),
- * COST_CONNECTIONS (50), COST_ENV (extra KEY=VALUE,… for every service).
+ * COST_CONNECTIONS (50), COST_ENV (extra KEY=VALUE,… for every service), COST_PROF_DIR (a CPU
+ * profile of each service, written when it stops).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -92,7 +93,15 @@ async function start(entry: Entry): Promise<Build> {
       ...extraEnv,
       ...entry.env,
     },
-    { nodeFlags: ['--import', join(ROOT, 'bench/count-queries.mjs')], cwd: root },
+    {
+      nodeFlags: [
+        '--import',
+        join(ROOT, 'bench/count-queries.mjs'),
+        // COST_PROF_DIR: a CPU profile of each service (bench/profile-summary.ts reads them).
+        ...(process.env.COST_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.COST_PROF_DIR] : []),
+      ],
+      cwd: root,
+    },
   );
   return { entry, service, dbUrl: db.url, drop: db.drop, countFile, dir };
 }

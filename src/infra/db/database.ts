@@ -61,6 +61,17 @@ export interface Transaction extends Executor {
    * NOTIFY is. The embedded engine has no listeners: nothing is sent.
    */
   notify(channel: string, payload: string): void;
+  /**
+   * Small statements (a lock, then a count that must see what committed before the lock was
+   * granted) in one round trip: run in order, each with its own snapshot, as `query` would run them
+   * one after the other; answers the last one's rows. On PostgreSQL they go as one simple query,
+   * their parameters as escaped literals (so unprepared: for statements cheaper to parse than a
+   * round trip), with the transaction's BEGIN when they are its first. The embedded engine has no
+   * round trips: it runs them one by one.
+   */
+  batch<T = Record<string, unknown>>(
+    statements: ReadonlyArray<{ sql: string; params?: readonly unknown[] }>,
+  ): Promise<QueryResult<T>>;
   /** The database this transaction belongs to (what a per-database cache keys its state on). */
   readonly database: Database;
 }
