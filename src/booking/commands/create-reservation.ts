@@ -7,7 +7,7 @@ import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
-import { tellGuest } from '../../messages/outbox.ts';
+import { creationMessages } from '../../messages/outbox.ts';
 import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -136,8 +136,9 @@ export async function createReservation(
         email: inserted.guest.email,
       });
     const { row, moved } = await payAtBooking(tx, ctx, inserted, quote, body.payment, deposit);
-    await recordReservationEvent(tx, 'reservation.created', row, null, booker);
-    await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
+    // The guest's confirmation and invitation (API.md 10) written by the event's statement.
+    const told = await creationMessages(tx, ctx, row, booker.kind === 'guest');
+    await recordReservationEvent(tx, 'reservation.created', row, null, booker, [told]);
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

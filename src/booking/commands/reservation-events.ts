@@ -1,6 +1,7 @@
 import type { EventType } from '../../events/event-types.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import type { Executor } from '../../infra/db/database.ts';
+import type { WritePart } from '../../infra/db/write-part.ts';
 import { auditPart } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
@@ -36,7 +37,7 @@ function auditedFields(row: ReservationRow): Record<string, unknown> {
  * A reservation event and its audit entry (API.md 12), in the command's transaction and in one
  * statement, carrying the reservation as the hotel sees it; the entry holds the fields that changed
  * since `before` (none for a creation). A guest acting on their own reservation is the entry's
- * actor, named by its code.
+ * actor, named by its code. `alongside`: other writes of the change for the same statement.
  */
 export async function recordReservationEvent(
   tx: Executor,
@@ -44,6 +45,7 @@ export async function recordReservationEvent(
   row: ReservationRow,
   before: ReservationRow | null,
   by?: { kind: 'guest' | 'operator' },
+  alongside: readonly WritePart[] = [],
 ) {
   const after = auditedFields(row);
   const was = before === null ? null : auditedFields(before);
@@ -62,6 +64,7 @@ export async function recordReservationEvent(
   });
   await recordEvent(tx, { type, hotelId: row.hotelId, data: { reservation: operatorReservationView(row) } }, [
     audit,
+    ...alongside,
   ]);
 }
 
