@@ -94,3 +94,13 @@ export async function load(urls: string[], spec: LoadSpec): Promise<LoadResult> 
     errors: results.reduce((n, r) => n + r.errors, 0),
   };
 }
+
+/** The mean of rounds of one measurement: throughput and latencies averaged, counts summed. */
+export const meanOf = (rs: LoadResult[]): LoadResult => ({
+  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
+  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
+  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
+  requests: rs.reduce((n, r) => n + r.requests, 0),
+  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+});
