@@ -30,8 +30,7 @@ export async function lockAddresses(tx: Executor, addresses: readonly string[]):
 /** Whether one more message may go to `address`: always for the hotel's changes; by the daily cap for a guest's. */
 export async function addressAllows(tx: Executor, address: string, byGuest: boolean): Promise<boolean> {
   if (!byGuest) return true;
-  await lockAddresses(tx, [address]);
-  return (await caps.countByGuest(tx, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
+  return (await caps.lockAndCountByGuest(tx, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
 }
 
 /** The `booking_modified` message to queue for a change: now, held back to the end of the hour, or none. */

@@ -178,6 +178,21 @@ export function embeddedDatabase(pg: PGlite): Database {
                 }),
               script: (sql) => changes.around(note(''), () => tx.exec(sql).then(() => undefined)),
               onEnd,
+              // One process and no listener (Database.listen is PostgreSQL's): nobody to tell.
+              notify: () => {},
+              batch: async (statements) => {
+                let last = { rows: [] as never[], rowCount: 0 };
+                for (const s of statements) {
+                  const result = await changes.around(note(s.sql), () =>
+                    tx.query(s.sql, s.params as unknown[] | undefined),
+                  );
+                  last = {
+                    rows: result.rows as never[],
+                    rowCount: result.affectedRows ?? result.rows.length,
+                  };
+                }
+                return last;
+              },
               database,
             }),
           ),
