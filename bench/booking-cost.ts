@@ -11,9 +11,14 @@
  * every stay for one guest address (the old bench's way: guest messages' per-address cap then
  * serialises the bookings on its lock); by default each booking has an address of its own.
  *
+ * `COST_ENGINE=embedded` runs every service on the embedded engine instead (PGlite in the service
+ * process, in its own DATA_DIR): the service's CPU per booking is then the engine's too, and no
+ * statement is counted (they do not go through `pg`).
+ *
  * Each checkout runs through tsx (`src/server.ts`: old checkouts have no compiled build), with
  * `node_modules` of its own or linked. Knobs: COST_ROUNDS (3), COST_BOOKINGS (600),
- * COST_CONNECTIONS (50), COST_ENV (extra KEY=VALUE,… for every service).
+ * COST_CONNECTIONS (50), COST_ENV (extra KEY=VALUE,… for every service), COST_PROF_DIR (a CPU
+ * profile of each service, written when it stops).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,6 +30,7 @@ import { createDatabase, newKey, type Proc, ROOT, spawnNode } from './processes.
 import { makeQuotes } from './quotes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 3);
+const embedded = process.env.COST_ENGINE === 'embedded';
 const bookings = Number(process.env.COST_BOOKINGS ?? 600);
 const connections = Number(process.env.COST_CONNECTIONS ?? 50);
 const extraEnv = Object.fromEntries(
@@ -62,7 +68,7 @@ async function cpuMs(pid: number): Promise<number> {
 interface Build {
   entry: Entry;
   service: Proc;
-  dbUrl: string;
+  dbUrl: string | null;
   drop(): Promise<void>;
   countFile: string;
   dir: string;
@@ -71,7 +77,7 @@ interface Build {
 async function start(entry: Entry): Promise<Build> {
   const { root } = entry;
   const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-cost-'));
-  const db = await createDatabase();
+  const db = embedded ? { url: null, drop: async () => {} } : await createDatabase();
   const countFile = join(dir, 'queries');
   const service = await spawnNode(
     join(root, 'src/server.ts'),
@@ -79,7 +85,7 @@ async function start(entry: Entry): Promise<Build> {
       DATA_DIR: join(dir, 'data'),
       CATALOG_FILE: await writeCatalog(dir, 4),
       DATA_ENCRYPTION_KEY: newKey(),
-      DATABASE_URL: db.url,
+      ...(db.url === null ? {} : { DATABASE_URL: db.url }),
       PUBLIC_BASE_URL: 'https://innkeep.bench',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
@@ -87,7 +93,15 @@ async function start(entry: Entry): Promise<Build> {
       ...extraEnv,
       ...entry.env,
     },
-    { nodeFlags: ['--import', join(ROOT, 'bench/count-queries.mjs')], cwd: root },
+    {
+      nodeFlags: [
+        '--import',
+        join(ROOT, 'bench/count-queries.mjs'),
+        // COST_PROF_DIR: a CPU profile of each service (bench/profile-summary.ts reads them).
+        ...(process.env.COST_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.COST_PROF_DIR] : []),
+      ],
+      cwd: root,
+    },
   );
   return { entry, service, dbUrl: db.url, drop: db.drop, countFile, dir };
 }
@@ -103,6 +117,7 @@ async function counts(b: Build): Promise<Counts> {
 }
 
 async function backendsCpu(b: Build): Promise<number> {
+  if (b.dbUrl === null) return 0;
   const client = new pg.Client({ connectionString: b.dbUrl });
   await client.connect();
   const name = new URL(b.dbUrl).pathname.slice(1);

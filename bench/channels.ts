@@ -6,42 +6,19 @@
  * hot paths. Writes bench/results/channels.json and prints a table. The machine is shared and
  * noisy: compare the rounds of one run, not runs of different days.
  */
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
-import { dayFromNow, HOTEL_ID, searchStay, stays, writeCatalog } from './catalog.ts';
+import { HOTEL_ID, searchStay, stays, writeCatalog } from './catalog.ts';
+import { FEED_EVENTS as EVENTS, feedServer } from './ical-feeds.ts';
 import { type LoadResult, load } from './load.ts';
 import { newKey, ROOT, startService } from './processes.ts';
 
 const TYPES = 10;
 const IMPORTS = 10;
-const EVENTS = 100;
 const SEARCH_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const BOOKINGS = Number(process.env.BENCH_RESERVATIONS_PER_ROUND ?? 600);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-/** Feed `k`: 100 events of 1–7 nights spread over the next 480 days, UIDs of its own. */
-function feed(k: number): string {
-  const d = (day: number) => dayFromNow(day).replaceAll('-', '');
-  const events = Array.from({ length: EVENTS }, (_, i) => {
-    const start = 2 + ((i * 97 + k * 13) % 470);
-    return [
-      'BEGIN:VEVENT',
-      `UID:bench-${k}-${i}@platform.example`,
-      'DTSTAMP:20260101T000000Z',
-      `DTSTART;VALUE=DATE:${d(start)}`,
-      `DTEND;VALUE=DATE:${d(start + 1 + (i % 7))}`,
-      'SUMMARY:Reserved',
-      'END:VEVENT',
-    ].join('\r\n');
-  });
-  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Bench//EN', ...events, 'END:VCALENDAR', ''].join(
-    '\r\n',
-  );
-}
 
 async function json(url: string, method: string, body: unknown, key: string) {
   const res = await fetch(url, {
@@ -54,14 +31,8 @@ async function json(url: string, method: string, body: unknown, key: string) {
 }
 
 async function main() {
-  const feeds = http.createServer((req, res) => {
-    const k = Number(/\/feed-(\d+)\.ics$/.exec(req.url ?? '')?.[1] ?? -1);
-    res.writeHead(k >= 0 ? 200 : 404, { 'content-type': 'text/calendar' });
-    res.end(k >= 0 ? feed(k) : '');
-  });
-  feeds.listen(0, '127.0.0.1');
-  await once(feeds, 'listening');
-  const feedBase = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}`;
+  const feeds = await feedServer();
+  const feedBase = feeds.base;
 
   const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-bench-channels-'));
   const service = await startService({

@@ -2,7 +2,11 @@
 // statements the process sends through `pg`, in all and per text, and writes them as JSON to
 // QUERY_COUNT_FILE on SIGUSR2.
 import { writeFileSync } from 'node:fs';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+
+// The `pg` of the checkout the service runs from (its working directory), not this one's: a
+// checkout compared with its own node_modules loads its own copy.
+const pg = createRequire(`${process.cwd()}/`)('pg');
 
 let count = 0;
 const byText = new Map();

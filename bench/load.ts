@@ -7,6 +7,8 @@ export interface LoadResult {
   requests: number;
   non2xx: number;
   errors: number;
+  /** The service processes' CPU (user + system, from /proc) per request answered, when measured. */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadSpec {
@@ -94,3 +96,26 @@ export async function load(urls: string[], spec: LoadSpec): Promise<LoadResult> 
     errors: results.reduce((n, r) => n + r.errors, 0),
   };
 }
+
+/**
+ * The mean of rounds of one measurement: throughput and latencies averaged, counts summed, CPU per
+ * request over all the rounds' requests (when every round measured it).
+ */
+export const meanOf = (rs: LoadResult[]): LoadResult => ({
+  ...(rs.length > 0 && rs.every((r) => r.cpuMsPerRequest !== undefined)
+    ? {
+        cpuMsPerRequest:
+          rs.reduce((n, r) => n + (r.cpuMsPerRequest ?? 0) * r.requests, 0) /
+          Math.max(
+            1,
+            rs.reduce((n, r) => n + r.requests, 0),
+          ),
+      }
+    : {}),
+  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
+  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
+  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
+  requests: rs.reduce((n, r) => n + r.requests, 0),
+  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+  errors: rs.reduce((n, r) => n + r.errors, 0),
+});

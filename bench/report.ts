@@ -15,6 +15,8 @@ const GOAL_RSS_GROWTH = 0.1;
 /** Issue 36: a booking at least half as fast as one bare durable commit, p99 within 3 × p50. */
 const GOAL_FLOOR_SHARE = 0.5;
 const GOAL_FLOOR_TAIL = 3;
+/** Issue 36: with every feature in use, search and booking at least 0.9 × the figures without. */
+const GOAL_FEATURES_SHARE = 0.9;
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const ms = (n: number) => fmt(n, n < 10 ? 2 : 1);
@@ -25,7 +27,8 @@ export function row(r: ScenarioResult): string {
     return `| ${r.variant} | ${r.scenario} | ${r.note ?? 'not measured'} | | | | | | |`;
   const t = r.target;
   const b = r.baseline;
-  return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${t.non2xx + t.errors} |`;
+  const cpu = t.cpuMsPerRequest === undefined ? '' : fmt(t.cpuMsPerRequest, 3);
+  return `| ${r.variant} | ${r.scenario} | ${fmt(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${fmt(b.rps)} | ${ms(b.p50)} / ${ms(b.p99)} | **${fmt((t.rps / b.rps) * 100, 1)} %** | ${cpu} | ${t.non2xx + t.errors} |`;
 }
 
 /** Bookings next to the commit floor (one INSERT committed per request) of the same run. */
@@ -96,6 +99,12 @@ function goals(results: Results): string[] {
     const tail = r.target.p99 / r.target.p50;
     lines.push(
       `| reservation create ≥ ${GOAL_FLOOR_SHARE} × the commit floor, p99 ≤ ${GOAL_FLOOR_TAIL} × p50 (${variant}) | ${fmt(r.target.rps)} ÷ ${fmt(r.floor.rps)} = ${fmt(share, 2)}, p99 ÷ p50 = ${fmt(tail, 1)}: ${verdict(share >= GOAL_FLOOR_SHARE && tail <= GOAL_FLOOR_TAIL)} |`,
+    );
+  }
+  for (const f of results.features ?? []) {
+    const share = f.featured.rps / f.plain.rps;
+    lines.push(
+      `| ${f.scenario === 'search' ? 'search' : 'reservation create'} with every feature in use ≥ ${GOAL_FEATURES_SHARE} × without (${f.variant}) | ${fmt(f.featured.rps)} ÷ ${fmt(f.plain.rps)} req/s = ${fmt(share, 2)}: ${verdict(share >= GOAL_FEATURES_SHARE)} |`,
     );
   }
   const embeddedRes = find(results, 'embedded', 'reservation');
@@ -178,8 +187,8 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '',
     'Baseline: a bare Fastify server answering a JSON POST (bench/baseline-server.ts), the same number of processes, measured alternately with the service in the same run. Ratio = service req/s ÷ baseline req/s.',
     '',
-    '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | service CPU ms/request | non-2xx + errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.throughput.map(row),
     '',
     'Variants: `embedded` = PGlite, 1 process; `pg1` / `pg2` = PostgreSQL with 1 / 2 service processes (connections split between them, p99 the worse of the two). Scenarios: `search` = POST /booking/availability/search (4 room types, 2 rate plans; a different stay on every request — arrival, nights, adults, children, rooms and services all vary, see `searchStay` in bench/catalog.ts — so no response cache could stand in for the search); `quote` = POST /booking/quote (writes a quote); `reservation` = POST /booking/reservations on quotes made beforehand (not measured), each run sending exactly that many; `reservation-webhook` = the same with one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), so the outbox and delivery cost shows beside `reservation` in the same run; `checkin-read` = GET /checkin/sessions/{id} over 100 sessions, nothing written meanwhile (the JWS is signed once per session version and reused; on the embedded engine an unchanged session is answered from memory, and any write to sessions, steps or reservations sends the next read back to the database).',
@@ -193,15 +202,30 @@ export function renderReport(results: Results, before: Results | null, notes: st
       ? [...FLOOR_HEADER, ...floorRows(results)]
       : ['Not measured in this run.']),
     '',
+    '## Every feature in use',
+    '',
+    'bench/features.ts: two services side by side, alternated round by round. *Featured*: guest messages sent to an SMTP server (a sink in the bench process), one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), 10 iCal imports of 100 events each (polled as configured), and the `flex` plan replaced by an AlpineBits RatePlans message (per-room rates by adults, children by age band, 500 nights). *Plain*: none of these (messages queued, never sent). Bookings: at most 600 a round, each guest with an address of their own.',
+    '',
+    ...(results.features?.length
+      ? [
+          '| variant | scenario | plain req/s | plain p50 / p99 | featured req/s | featured p50 / p99 | featured ÷ plain | non-2xx + errors | |',
+          '|---|---|---:|---:|---:|---:|---:|---:|---|',
+          ...results.features.map(
+            (f) =>
+              `| ${f.variant} | ${f.scenario} | ${fmt(f.plain.rps)} | ${ms(f.plain.p50)} / ${ms(f.plain.p99)} | ${fmt(f.featured.rps)} | ${ms(f.featured.p50)} / ${ms(f.featured.p99)} | **${fmt(f.featured.rps / f.plain.rps, 2)}** | ${f.plain.non2xx + f.plain.errors + f.featured.non2xx + f.featured.errors} | ${f.note} |`,
+          ),
+        ]
+      : ['Not measured in this run.']),
+    '',
     '## Search as the data grows (embedded engine)',
     '',
     'Reservations are seeded with `generate_series` (spread over 2,000 nights and the room types, with the inventory rows they imply), then search is measured as above. Search reads only `inventory` (one row per room type and night sold), never `reservations`.',
     '',
-    '| stored reservations | room types | inventory rows | seed time s | req/s | p50 | p99 |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
+    '| stored reservations | room types | inventory rows | seed time s | req/s | p50 | p99 | service CPU ms/request |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.growth.map(
       (g) =>
-        `| ${g.reservations.toLocaleString('en')} | ${g.roomTypes} | ${g.inventoryRows.toLocaleString('en')} | ${fmt(g.seedSeconds, 1)} | ${fmt(g.search.rps)} | ${ms(g.search.p50)} | ${ms(g.search.p99)} |`,
+        `| ${g.reservations.toLocaleString('en')} | ${g.roomTypes} | ${g.inventoryRows.toLocaleString('en')} | ${fmt(g.seedSeconds, 1)} | ${fmt(g.search.rps)} | ${ms(g.search.p50)} | ${ms(g.search.p99)} | ${g.search.cpuMsPerRequest === undefined ? '' : fmt(g.search.cpuMsPerRequest, 3)} |`,
     ),
     '',
     '## Memory over a sustained run',
@@ -236,7 +260,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
   out.push(
     '## Running it',
     '',
-    '`npm run bench` runs everything below. Words narrow it: `npm run bench -- booking` (the reservation scenario and its commit floor, every engine), `npm run bench -- search embedded`, `npm run bench -- booking-webhook pg1`, `npm run bench -- growth`; a scenario or engine without a section runs the throughput section only, and a partial run writes bench/results/<words>.md and .json and prints its tables instead of replacing BENCHMARKS.md. Words: `search`, `calendar`, `quote`, `booking` (= `reservation`), `booking-webhook`, `checkin`; `embedded`, `pg1` (= `pg`), `pg2`; `throughput`, `growth`, `soak`, `view`.',
+    '`npm run bench` runs everything below. Words narrow it: `npm run bench -- booking` (the reservation scenario and its commit floor, every engine), `npm run bench -- search embedded`, `npm run bench -- booking-webhook pg1`, `npm run bench -- growth`; a scenario or engine without a section runs the throughput section only, and a partial run writes bench/results/<words>.md and .json and prints its tables instead of replacing BENCHMARKS.md. Words: `search`, `calendar`, `quote`, `booking` (= `reservation`), `booking-webhook`, `checkin`; `embedded`, `pg1` (= `pg`), `pg2`; `throughput`, `growth`, `soak`, `view`, `features`.',
     '',
     '| variable | default | meaning |',
     '|---|---|---|',
@@ -247,7 +271,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '| `BENCH_RESERVATIONS_PER_ROUND` | 1500 | reservations booked per reservation round |',
     '| `BENCH_VARIANTS` | embedded,pg1,pg2 | PostgreSQL variants are skipped when no server answers at `PG_ADMIN_URL` (default postgres://postgres@127.0.0.1:5432/postgres) |',
     '| `BENCH_SCENARIOS` | search,calendar,quote,reservation,reservation-webhook,checkin-read | `calendar`: the price calendar of 60 nights (API.md 9.1) |',
-    "| `BENCH_SECTIONS` | throughput,growth,soak,view | `view`: the in-memory view's size for 50 hotels × 50 room types × 500 nights |",
+    "| `BENCH_SECTIONS` | throughput,growth,soak,view,features | `view`: the in-memory view's size for 50 hotels × 50 room types × 500 nights; `features`: search and booking with every feature in use next to none (embedded and pg1) |",
     '| `BENCH_GROWTH_SIZES` | 1000,100000,1000000 | stored reservations for the growth runs |',
     '| `BENCH_GROWTH_TYPES` | 1,50 | room types compared at the middle size (50 against the 4 of the size runs for the goal) |',
     '| `BENCH_SOAK_SECONDS` | 45 | sustained run for the memory check; `600` for the 10-minute check |',

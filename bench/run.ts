@@ -7,12 +7,13 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedDatabase } from '../src/infra/db/pglite.ts';
 import { calendarPath, searchStay, stays, writeCatalog } from './catalog.ts';
-import { type LoadResult, type LoadSpec, load } from './load.ts';
+import { type FeaturesResult, featuresVariant } from './features.ts';
+import { type LoadResult, type LoadSpec, load, meanOf } from './load.ts';
+import { operatorKey } from './operator-key.ts';
 import {
   createDatabase,
   newKey,
@@ -27,7 +28,9 @@ import {
 import { makeQuotes } from './quotes.ts';
 import { FLOOR_HEADER, floorRows, renderReport, row } from './report.ts';
 import { seedReservations } from './seed.ts';
+import { smtpSink } from './smtp-sink.ts';
 import type { ViewMemory } from './view-memory.ts';
+import { subscribeWebhook } from './webhook-receiver.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const list = (name: string, fallback: string) =>
@@ -38,7 +41,7 @@ const list = (name: string, fallback: string) =>
 
 const SCENARIOS = ['search', 'calendar', 'quote', 'reservation', 'reservation-webhook', 'checkin-read'];
 const VARIANTS = ['embedded', 'pg1', 'pg2'];
-const SECTIONS = ['throughput', 'growth', 'soak', 'view'];
+const SECTIONS = ['throughput', 'growth', 'soak', 'view', 'features'];
 /** Short names on the command line: `npm run bench -- booking` runs the reservation scenario. */
 const ALIASES: Record<string, string> = {
   booking: 'reservation',
@@ -99,29 +102,6 @@ export const settings = {
   mail: process.env.BENCH_MAIL ?? 'default',
 };
 
-/** An SMTP server that accepts and discards every message (BENCH_MAIL=smtp). */
-async function smtpSink(): Promise<{ url: string; accepted: () => number; close(): void }> {
-  const { SMTPServer } = await import('smtp-server');
-  let accepted = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.resume();
-      stream.on('end', () => {
-        accepted++;
-        callback();
-      });
-    },
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `smtp://127.0.0.1:${port}`, accepted: () => accepted, close: () => server.close() };
-}
-
 export interface ScenarioResult {
   variant: string;
   scenario: string;
@@ -158,6 +138,8 @@ export interface Results {
   growth: GrowthResult[];
   soak: SoakResult | null;
   view?: ViewMemory | null;
+  /** Search and booking with every feature in use next to none (bench/features.ts). */
+  features?: FeaturesResult[];
   skipped: string[];
 }
 
@@ -179,14 +161,29 @@ function machine() {
   };
 }
 
-const avg = (rs: LoadResult[]): LoadResult => ({
-  rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
-  p50: rs.reduce((n, r) => n + r.p50, 0) / rs.length,
-  p99: rs.reduce((n, r) => n + r.p99, 0) / rs.length,
-  requests: rs.reduce((n, r) => n + r.requests, 0),
-  non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
-  errors: rs.reduce((n, r) => n + r.errors, 0),
-});
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux; 0 elsewhere). */
+async function cpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs `target` and adds the CPU the service processes spent on it, per request answered. */
+function withCpu(processes: Proc[], target: () => Promise<LoadResult>): () => Promise<LoadResult> {
+  return async () => {
+    const before = await Promise.all(processes.map((p) => cpuMs(p.child.pid)));
+    const result = await target();
+    const after = await Promise.all(processes.map((p) => cpuMs(p.child.pid)));
+    const spent = after.reduce((n, a, i) => n + a - (before[i] ?? 0), 0);
+    return { ...result, ...(result.requests > 0 ? { cpuMsPerRequest: spent / result.requests } : {}) };
+  };
+}
 
 async function fetchJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
@@ -216,66 +213,6 @@ async function makeSessions(url: string, count: number, types: number): Promise<
   return ids;
 }
 
-/**
- * An operator key of the deployment: the bootstrap key the embedded engine writes to DATA_DIR, or
- * (PostgreSQL, whose bootstrap key goes to standard error) one made with the CLI.
- */
-function operatorKey(options: ServiceOptions): string {
-  if (!options.databaseUrl)
-    return execSync(`cat ${join(options.dataDir, 'operator-key')}`, { encoding: 'utf8' }).trim();
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/operator-key.ts', 'create', '--name', 'bench', '--scopes', 'webhooks:write'],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        DATABASE_URL: options.databaseUrl,
-        DATA_ENCRYPTION_KEY: options.key,
-        DATA_DIR: options.dataDir,
-        CATALOG_FILE: options.catalogFile,
-        LOG_LEVEL: 'warn',
-      },
-    },
-  );
-  const key = /ik_[0-9a-z]+/.exec(out)?.[0];
-  if (!key) throw new Error(`no operator key in: ${out}`);
-  return key;
-}
-
-/** A local receiver answering every delivery 204 at once, and the endpoint that points at it. */
-async function subscribeWebhook(url: string, key: string) {
-  let delivered = 0;
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      delivered++;
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const { port } = receiver.address() as { port: number };
-  const created = await fetchJson(
-    `${url}/api/v1/operator/webhook-endpoints`,
-    { url: `http://127.0.0.1:${port}/hook`, events: ['reservation.*'] },
-    { authorization: `Bearer ${key}` },
-  );
-  if (created.status !== 201)
-    throw new Error(`webhook endpoint not created: ${JSON.stringify(created.body)}`);
-  return {
-    delivered: () => delivered,
-    async close() {
-      await fetch(`${url}/api/v1/operator/webhook-endpoints/${created.body.id}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${key}` },
-      });
-      receiver.closeAllConnections();
-      await new Promise((resolve) => receiver.close(resolve));
-    },
-  };
-}
-
 async function hasCheckin(url: string): Promise<boolean> {
   const doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
     paths: Record<string, unknown>;
@@ -297,7 +234,7 @@ async function alternate(
     if (floor) f.push(await floor());
     t.push(await target());
   }
-  return { target: avg(t), baseline: avg(b), ...(floor ? { floor: avg(f) } : {}) };
+  return { target: meanOf(t), baseline: meanOf(b), ...(floor ? { floor: meanOf(f) } : {}) };
 }
 
 async function throughputVariant(variant: string, results: Results, pgUp: boolean) {
@@ -364,7 +301,10 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           duration: settings.duration,
         };
         await warm(spec);
-        const r = await alternate(() => load(urls, spec), baseline);
+        const r = await alternate(
+          withCpu(services, () => load(urls, spec)),
+          baseline,
+        );
         results.throughput.push({ variant, scenario, processes, ...r });
       } else if (scenario === 'calendar') {
         // The price calendar of 60 nights (API.md 9.1: a few milliseconds), beside search's figure.
@@ -375,13 +315,18 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           duration: settings.duration,
         };
         await warm(spec);
-        const r = await alternate(() => load(urls, spec), baseline);
+        const r = await alternate(
+          withCpu(services, () => load(urls, spec)),
+          baseline,
+        );
         results.throughput.push({ variant, scenario, processes, ...r });
       } else if (scenario === 'reservation' || scenario === 'reservation-webhook') {
         // The same bookings with one webhook endpoint subscribed to reservation.* (issue 11: the
         // outbox's cost), measured in the same run as the plain reservation scenario.
         const hook =
-          scenario === 'reservation-webhook' ? await subscribeWebhook(first, operatorKey(options)) : null;
+          scenario === 'reservation-webhook'
+            ? await subscribeWebhook(first, operatorKey(options, ['webhooks:write']))
+            : null;
         // The floor of a booking: one INSERT committed per request, to the same PostgreSQL server
         // (or a bare PGlite on disk), the same number of processes, requests and connections.
         if (floors.length === 0)
@@ -495,13 +440,14 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
       };
       if (settings.warmup > 0) await load([service.url], { ...spec, duration: settings.warmup });
       const runs: LoadResult[] = [];
-      for (let round = 0; round < settings.rounds; round++) runs.push(await load([service.url], spec));
+      for (let round = 0; round < settings.rounds; round++)
+        runs.push(await withCpu([service], () => load([service.url], spec))());
       return {
         reservations: count,
         roomTypes: types,
         seedSeconds,
         inventoryRows: rows.rows[0]?.n ?? 0,
-        search: avg(runs),
+        search: meanOf(runs),
       };
     } finally {
       await service.stop();
@@ -578,7 +524,7 @@ async function writeReport(results: Results) {
     console.log(
       [
         `load average during the run: mean ${results.machine.loadAverageMean ?? 'n/a'}, max ${results.machine.loadAverageMax ?? 'n/a'}`,
-        '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | non-2xx + errors |',
+        '| variant | scenario | req/s | p50 | p99 | baseline req/s | baseline p50 / p99 | ratio | service CPU ms/request | non-2xx + errors |',
         ...results.throughput.map(row),
         ...(floorRows(results).length > 0 ? ['', ...FLOOR_HEADER, ...floorRows(results)] : []),
       ].join('\n'),
@@ -625,6 +571,18 @@ async function main() {
   if (settings.sections.includes('soak')) {
     log(`soak: ${settings.soakSeconds} s of search`);
     results.soak = await soak();
+  }
+  if (settings.sections.includes('features')) {
+    results.features = [];
+    for (const variant of ['embedded', 'pg1'] as const) {
+      if (!settings.variants.includes(variant)) continue;
+      if (variant === 'pg1' && !pgUp) {
+        results.skipped.push('features pg1: no PostgreSQL server reachable');
+        continue;
+      }
+      log(`features: ${variant}`);
+      results.features.push(...(await featuresVariant(variant, settings, log)));
+    }
   }
   if (settings.sections.includes('view')) {
     log('view: the in-memory view of 50 hotels × 50 room types × 500 nights');

@@ -28,8 +28,10 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     async (request, reply) => {
       const lang = requestLanguage(request);
       const result = await searchAvailability(ctx, request.body);
-      const names = namer(ctx.catalog.get(result.hotel.id), lang);
       withLanguage(reply, lang);
+      // No language asked: every name is the catalogue's plain one, as the answer already holds it.
+      if (lang === null) return result;
+      const names = namer(ctx.catalog.get(result.hotel.id), lang);
       return {
         ...result,
         hotel: { ...result.hotel, name: names.hotel(result.hotel.name) },

@@ -51,12 +51,4 @@ export const quoteRepository = {
     );
     return rowCount;
   },
-
-  async isUsed(db: Executor, hotelId: string, id: string): Promise<boolean> {
-    const { rows } = await db.query('SELECT 1 FROM reservations WHERE hotel_id = $2 AND quote_id = $1', [
-      id,
-      hotelId,
-    ]);
-    return rows.length > 0;
-  },
 };

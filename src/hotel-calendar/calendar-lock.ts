@@ -1,4 +1,4 @@
-import type { Executor } from '../infra/db/database.ts';
+import { runsAlone, type Transaction } from '../infra/db/database.ts';
 
 /**
  * One transaction-scoped advisory lock per hotel orders calendar changes against the writes that
@@ -22,6 +22,9 @@ const LOCK = {
 };
 
 /** Holds the hotel's calendar lock until the transaction ends (see above for who takes which mode). */
-export async function holdCalendar(tx: Executor, hotelId: string, mode: keyof typeof LOCK): Promise<void> {
-  await tx.query(LOCK[mode], [CALENDAR_LOCK_SPACE, hotelId]);
+export async function holdCalendar(tx: Transaction, hotelId: string, mode: keyof typeof LOCK): Promise<void> {
+  // The embedded engine runs one transaction at a time: no PATCH can commit in between.
+  if (runsAlone(tx)) return;
+  // A batch of one: usually a transaction's first statement, so it shares the BEGIN's round trip.
+  await tx.batch([{ sql: LOCK[mode], params: [CALENDAR_LOCK_SPACE, hotelId] }]);
 }

@@ -84,6 +84,91 @@ export interface HotelNights {
   priceOn(roomTypeId: string, ratePlanId: string, night: string): NightPrice;
   /** Restrictions for the room type under the plan (`null`: those applying to every plan). */
   restrictionsOn(roomTypeId: string, ratePlanId: string | null, night: string): NightRestrictions;
+  /**
+   * A dense window's arrays for one (room type, rate plan) over a stay inside it, each night worked
+   * out once per window, when first asked (the in-memory store's view only; absent on a fresh
+   * read): `null` when the stay is not inside the window. The same answers as `priceOn` and
+   * `restrictionsOn` night by night.
+   */
+  stayNights?(roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null;
+}
+
+/**
+ * One (room type, rate plan) over a stay's nights, by night index in a dense window: each night's
+ * restrictions and price fields read from arrays (no key built, no lookup by date per night), and
+ * whether any night is stop-sold from one byte per night.
+ */
+export interface StayNights {
+  /** Window index of the check-in night, and of the check-out date (the first night not stayed). */
+  readonly from: number;
+  readonly to: number;
+  /** Is any night of the stay stop-sold under the pair's restrictions? */
+  readonly stopSold: boolean;
+  /** Restrictions of the night at window index `n`: `restrictionsOn`'s answer. */
+  restrictions(n: number): NightRestrictions;
+  /** Price fields of the night at window index `n`: `priceOn`'s answer. */
+  price(n: number): NightPrice;
+}
+
+/** What a dense window remembers per (room type, rate plan), by night index, filled as nights are asked. */
+class PairNights {
+  /** Per night: 0 not worked out yet, 1 on sale, 2 stop-sold. */
+  readonly stop: Uint8Array;
+  readonly rules: Array<NightRestrictions | undefined>;
+  readonly prices: Array<NightPrice | undefined>;
+  constructor(
+    length: number,
+    readonly ruleOf: (n: number) => NightRestrictions,
+    readonly priceOf: (n: number) => NightPrice,
+  ) {
+    this.stop = new Uint8Array(length);
+    this.rules = new Array<NightRestrictions | undefined>(length);
+    this.prices = new Array<NightPrice | undefined>(length);
+  }
+}
+
+class PairStay implements StayNights {
+  private stopped: boolean | undefined;
+  constructor(
+    private readonly pair: PairNights,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  get stopSold(): boolean {
+    if (this.stopped === undefined) {
+      const { stop } = this.pair;
+      let found = false;
+      for (let n = this.from; n < this.to && !found; n++) {
+        let state = stop[n] as number;
+        if (state === 0) {
+          state = this.restrictions(n).stopSell ? 2 : 1;
+          stop[n] = state;
+        }
+        found = state === 2;
+      }
+      this.stopped = found;
+    }
+    return this.stopped;
+  }
+
+  restrictions(n: number): NightRestrictions {
+    let rules = this.pair.rules[n];
+    if (rules === undefined) {
+      rules = this.pair.ruleOf(n);
+      this.pair.rules[n] = rules;
+    }
+    return rules;
+  }
+
+  price(n: number): NightPrice {
+    let price = this.pair.prices[n];
+    if (price === undefined) {
+      price = this.pair.priceOf(n);
+      this.pair.prices[n] = price;
+    }
+    return price;
+  }
 }
 
 const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
@@ -182,8 +267,8 @@ export interface NightData {
   priceOverride(roomTypeId: string, ratePlanId: string, night: string): PriceNightOverride | undefined;
   inventory(roomTypeId: string, night: string): { total: number; sold: number } | undefined;
   leastLeft?(roomTypeId: string, checkIn: string, checkOut: string): number;
-  /** A dense window of nights: its length and a night's index in it (−1 outside). */
-  window?: { length: number; indexOf(night: string): number };
+  /** A dense window of nights: its length, a night's index in it (−1 outside), the night at an index. */
+  window?: { length: number; indexOf(night: string): number; night?(index: number): string };
 }
 
 function stateData(state: CalendarState): NightData {
@@ -217,6 +302,7 @@ export function hotelNights(
   const window = options.remember ? data.window : undefined;
   const prices = window ? new NightMemo<NightPrice>(window.length, priceKey) : null;
   const rules = window ? new NightMemo<NightRestrictions>(window.length, restrictionsKey) : null;
+  const pairs = window ? new Map<string, Map<string, PairNights>>() : null;
 
   const roomsOn = (roomTypeId: string, night: string) =>
     data.roomOverride(roomTypeId, night)?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
@@ -257,6 +343,50 @@ export function hotelNights(
     };
   };
 
+  const rememberedPrice =
+    prices && window
+      ? (roomTypeId: string, ratePlanId: string, night: string) =>
+          prices.get(`${roomTypeId}\u0000${ratePlanId}`, window.indexOf(night), () =>
+            priceOn(roomTypeId, ratePlanId, night),
+          )
+      : priceOn;
+  const rememberedRestrictions =
+    rules && window
+      ? (roomTypeId: string, ratePlanId: string | null, night: string) =>
+          rules.get(`${roomTypeId}\u0000${ratePlanId ?? ''}`, window.indexOf(night), () =>
+            restrictionsOn(roomTypeId, ratePlanId, night),
+          )
+      : restrictionsOn;
+
+  // The stay asked last: every pair of a search asks about the same one.
+  let stay = { checkIn: '', checkOut: '', from: -1, to: -1 };
+  const stayNights =
+    pairs && window?.night
+      ? (roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null => {
+          if (stay.checkIn !== checkIn || stay.checkOut !== checkOut) {
+            stay = { checkIn, checkOut, from: window.indexOf(checkIn), to: window.indexOf(checkOut) };
+          }
+          const { from, to } = stay;
+          if (from < 0 || to < from) return null;
+          let byPlan = pairs.get(roomTypeId);
+          if (!byPlan) {
+            byPlan = new Map();
+            pairs.set(roomTypeId, byPlan);
+          }
+          let pair = byPlan.get(ratePlanId);
+          if (!pair) {
+            const nightAt = window.night as (n: number) => string;
+            pair = new PairNights(
+              window.length,
+              (n) => rememberedRestrictions(roomTypeId, ratePlanId, nightAt(n)),
+              (n) => rememberedPrice(roomTypeId, ratePlanId, nightAt(n)),
+            );
+            byPlan.set(ratePlanId, pair);
+          }
+          return new PairStay(pair, from, to);
+        }
+      : undefined;
+
   return {
     hotel,
     roomsOn,
@@ -267,19 +397,8 @@ export function hotelNights(
       const nights = eachNight(checkIn, checkOut);
       return nights.length === 0 ? 0 : Math.min(...nights.map((n) => leftOn(roomTypeId, n)));
     },
-    priceOn:
-      prices && window
-        ? (roomTypeId, ratePlanId, night) =>
-            prices.get(`${roomTypeId}\u0000${ratePlanId}`, window.indexOf(night), () =>
-              priceOn(roomTypeId, ratePlanId, night),
-            )
-        : priceOn,
-    restrictionsOn:
-      rules && window
-        ? (roomTypeId, ratePlanId, night) =>
-            rules.get(`${roomTypeId}\u0000${ratePlanId ?? ''}`, window.indexOf(night), () =>
-              restrictionsOn(roomTypeId, ratePlanId, night),
-            )
-        : restrictionsOn,
+    priceOn: rememberedPrice,
+    restrictionsOn: rememberedRestrictions,
+    ...(stayNights ? { stayNights } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import { nightsBetween } from '../dates/dates.ts';
+import { addDays, nightsBetween } from '../dates/dates.ts';
 import {
   type CalendarState,
   type HotelNights,
@@ -42,6 +42,8 @@ export class HotelWindow {
   readonly view: HotelNights;
   /** Night → index, for the nights of the window asked about so far. */
   private readonly nights = new Map<string, number>();
+  /** Index → night, likewise. */
+  private readonly dates: Array<string | undefined> = [];
 
   constructor(
     readonly hotel: Hotel,
@@ -91,7 +93,7 @@ export class HotelWindow {
         for (let n = from + 1; n < to; n++) least = Math.min(least, left[n] as number);
         return least;
       },
-      window: { length, indexOf: (night) => this.indexOf(night) },
+      window: { length, indexOf: (night) => this.indexOf(night), night: (n) => this.nightAt(n) },
     };
     this.view = hotelNights(hotel, data, { remember: true });
   }
@@ -104,6 +106,16 @@ export class HotelWindow {
       this.nights.set(night, n);
     }
     return n;
+  }
+
+  /** The night at window index `n` (0 ≤ n < length). */
+  nightAt(n: number): string {
+    let night = this.dates[n];
+    if (night === undefined) {
+      night = addDays(this.first, n);
+      this.dates[n] = night;
+    }
+    return night;
   }
 
   covers(checkIn: string, checkOut: string): boolean {

@@ -1,4 +1,4 @@
-import type { Executor, Transaction } from '../infra/db/database.ts';
+import { type Executor, notifyAtCommit, type Transaction } from '../infra/db/database.ts';
 import { channelNightsRepository } from './channel-nights.repository.ts';
 import { type InventoryChange, pairs, perNight } from './inventory-order.ts';
 import { type InventoryCell, NIGHTS_CHANNEL, NightStore } from './night-store.ts';
@@ -170,7 +170,7 @@ export const inventoryRepository = {
     const cells = rows[0]?.cells ?? [];
     const store = NightStore.of(tx.database);
     if (store.shared) {
-      await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, cells)]);
+      tx.notify(NIGHTS_CHANNEL, NightStore.payload(hotelId, cells));
     }
     tx.onEnd(async (committed) => {
       if (committed) store.changed(hotelId, cells);
@@ -219,8 +219,7 @@ export const inventoryRepository = {
         if (held.length > 0) {
           // Newer versions of rows already in `cells`: the night store keeps the newest.
           cells = [...cells, ...held];
-          if (notify)
-            await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, held)]);
+          if (notify) tx.notify(NIGHTS_CHANNEL, NightStore.payload(hotelId, held));
         }
       }
       tx.onEnd(async (committed) => {
@@ -246,7 +245,7 @@ type Delta = { roomTypeId: string; night: string; delta: number };
 /**
  * One statement: locks the existing rows of `deltas` in the shared order, applies the deltas that
  * fit (bumping each row's version), and answers how many rows it locked and the updated rows' new
- * values and versions; with `notify`, a second statement sends those on the notification channel
+ * values and versions; with `notify`, those go on the notification channel with the COMMIT
  * (delivered at commit, dropped on rollback).
  */
 async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], notify: boolean) {
@@ -272,9 +271,8 @@ async function updateLocked(tx: Executor, hotelId: string, deltas: Delta[], noti
     [hotelId, deltas.map((d) => d.roomTypeId), deltas.map((d) => d.night), deltas.map((d) => d.delta)],
   );
   const cells = rows[0]?.cells ?? [];
-  // A statement of its own: on Citus a NOTIFY inside a statement routed to a shard makes the
-  // transaction one that cannot be prepared (two-phase commit); alone, it runs on the coordinator.
-  if (notify)
-    await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, cells)]);
+  // Sent with the COMMIT, never inside this statement: on Citus a NOTIFY inside a statement routed
+  // to a shard makes the transaction one that cannot be prepared (two-phase commit).
+  if (notify) await notifyAtCommit(tx, NIGHTS_CHANNEL, NightStore.payload(hotelId, cells));
   return { locked: rows[0]?.locked ?? 0, cells };
 }

@@ -1,5 +1,5 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
-import type { Executor } from '../infra/db/database.ts';
+import type { Executor, Transaction } from '../infra/db/database.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { type HotelNights, hotelNights } from './hotel-nights.ts';
@@ -25,7 +25,7 @@ export async function loadHotelNights(
  * between this read and the write's commit (calendar-lock.ts).
  */
 export async function loadHotelNightsForWrite(
-  tx: Executor,
+  tx: Transaction,
   hotel: Hotel,
   from: string,
   to: string,

@@ -186,7 +186,7 @@ export class NightStore {
 export async function announceCalendarChange(tx: Transaction, hotelId: string): Promise<void> {
   const store = NightStore.of(tx.database);
   if (store.shared) {
-    await tx.query('SELECT pg_notify($1, $2)', [NIGHTS_CHANNEL, NightStore.payload(hotelId, null)]);
+    tx.notify(NIGHTS_CHANNEL, NightStore.payload(hotelId, null));
   }
   tx.onEnd(async (committed) => {
     if (committed) store.calendarChanged(hotelId);

@@ -1,4 +1,4 @@
-import type { Executor } from '../infra/db/database.ts';
+import { type Executor, isTransaction, runsAlone } from '../infra/db/database.ts';
 
 /** A reservation's `booking_modified` messages of the last hour (the notices to a previous address aside). */
 export interface RecentChanges {
@@ -9,6 +9,12 @@ export interface RecentChanges {
   pending: { id: number; data: Record<string, unknown>; to: string } | null;
 }
 
+// Per hotel (issue 37): a hotel's guest asks that hotel for mail; on Citus the count reads one shard.
+const LOCK_ADDRESS = `SELECT pg_advisory_xact_lock(hashtext('innkeep:mail-to:' || $2 || ':' || lower($1)))`;
+const COUNT_BY_GUEST = `SELECT count(*)::int AS n FROM guest_messages
+  WHERE hotel_id = $3 AND by_guest AND lower(recipient) = lower($1)
+    AND created_at > now() - make_interval(secs => $2)`;
+
 /** The SQL of the caps on guest messages (API.md 10; migration 075), in the change's transaction. */
 export const messageCapsRepository = {
   /**
@@ -17,20 +23,37 @@ export const messageCapsRepository = {
    * addresses in sorted order, so two changes never wait for each other's.
    */
   async lockAddress(tx: Executor, hotelId: string, address: string): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('innkeep:mail-to:' || $2 || ':' || lower($1)))`, [
-      address,
-      hotelId,
-    ]);
+    // The embedded engine runs one transaction at a time: no other change counts meanwhile.
+    if (runsAlone(tx)) return;
+    await tx.query(LOCK_ADDRESS, [address, hotelId]);
+  },
+
+  /**
+   * `lockAddress`, then `countByGuest` once the lock is granted (a statement of its own, so its
+   * snapshot sees every message committed before: the count holds across processes), in one
+   * round trip (`Transaction.batch`).
+   */
+  async lockAndCountByGuest(
+    tx: Executor,
+    hotelId: string,
+    address: string,
+    seconds: number,
+  ): Promise<number> {
+    if (!isTransaction(tx)) {
+      await messageCapsRepository.lockAddress(tx, hotelId, address);
+      return messageCapsRepository.countByGuest(tx, hotelId, address, seconds);
+    }
+    const count = { sql: COUNT_BY_GUEST, params: [address, seconds, hotelId] };
+    // The embedded engine runs one transaction at a time: no lock to take (lockAddress).
+    const { rows } = await tx.batch<{ n: number }>(
+      runsAlone(tx) ? [count] : [{ sql: LOCK_ADDRESS, params: [address, hotelId] }, count],
+    );
+    return rows[0]?.n ?? 0;
   },
 
   /** The hotel's messages to `address` queued in the last `seconds` because of guests' own requests. */
   async countByGuest(tx: Executor, hotelId: string, address: string, seconds: number): Promise<number> {
-    const { rows } = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM guest_messages
-        WHERE hotel_id = $3 AND by_guest AND lower(recipient) = lower($1)
-          AND created_at > now() - make_interval(secs => $2)`,
-      [address, seconds, hotelId],
-    );
+    const { rows } = await tx.query<{ n: number }>(COUNT_BY_GUEST, [address, seconds, hotelId]);
     return rows[0]?.n ?? 0;
   },
 

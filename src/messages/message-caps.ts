@@ -11,7 +11,7 @@ import { messageCapsRepository as caps } from './message-caps.repository.ts';
  * address more than `GUEST_MESSAGES_PER_ADDRESS_A_DAY` messages in 24 hours from guests' own
  * requests to one hotel (booking, change, cancellation, and the notice to a previous address;
  * beyond it the message is not queued). Per hotel (issue 37): a hotel's guest asks that hotel for
- * mail, and the count and its lock stay inside the hotel's rows (on Citus, one shard). Counted in the database in the change's transaction, so the caps hold
+ * mail, and the count stays inside the hotel's rows (on Citus, one shard). Counted in the database in the change's transaction, so the caps hold
  * across processes; a capped message never fails the change.
  */
 export const CHANGES_PER_HOUR = 3;
@@ -34,7 +34,7 @@ export async function lockAddresses(
 
 /**
  * Whether the hotel may queue one more message to `address`: always for the hotel's changes; by the
- * daily cap, counted per hotel, for a guest's.
+ * daily cap, counted per hotel (issue 37), for a guest's.
  */
 export async function addressAllows(
   tx: Executor,
@@ -43,8 +43,7 @@ export async function addressAllows(
   byGuest: boolean,
 ): Promise<boolean> {
   if (!byGuest) return true;
-  await lockAddresses(tx, hotelId, [address]);
-  return (await caps.countByGuest(tx, hotelId, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
+  return (await caps.lockAndCountByGuest(tx, hotelId, address, DAY)) < GUEST_MESSAGES_PER_ADDRESS_A_DAY;
 }
 
 /** The `booking_modified` message to queue for a change: now, held back to the end of the hour, or none. */

@@ -1,5 +1,6 @@
-import type { Executor } from '../infra/db/database.ts';
+import { type Executor, notifyAtCommit } from '../infra/db/database.ts';
 import { transactionNow } from '../infra/db/transaction-clock.ts';
+import type { WritePart } from '../infra/db/write-part.ts';
 import type { Language, MessageKind, MessageStatus, StaffMessageKind } from './message-kinds.ts';
 
 /** A message as queued: whom, what, in which language, and when it may go (null: at once). */
@@ -76,7 +77,41 @@ function toRow(r: Record<string, unknown>): MessageRow {
   };
 }
 
+/** The columns of `messages` as the unnest of `queue` and `queuePart` gives them, in this order. */
+const queuedArrays = (messages: readonly NewMessage[]) => [
+  messages.map((m) => m.publicId),
+  messages.map((m) => m.reservationId),
+  messages.map((m) => m.hotelId),
+  messages.map((m) => m.kind),
+  messages.map((m) => m.automatic),
+  messages.map((m) => m.to),
+  messages.map((m) => m.language),
+  messages.map((m) => JSON.stringify(m.data)),
+  messages.map((m) => m.sendAfter?.toISOString() ?? null),
+];
+
 export const messageRepository = {
+  /**
+   * The messages of one new reservation (its hotel `hotelId`: none has been queued for it yet, so
+   * no invitation to move or drop), as a write for the statement of its event to carry: the same
+   * rows `queue` inserts. The caller notifies the workers (nothing tells it how many were written).
+   */
+  queuePart(hotelId: string, messages: readonly NewMessage[]): WritePart {
+    return {
+      sql: `INSERT INTO guest_messages (public_id, reservation_id, hotel_id, kind, automatic, recipient, language,
+                                    data, send_after, by_guest)
+         SELECT q.public_id, q.reservation_id, q.hotel_id, q.kind, q.automatic, q.recipient, q.language,
+                q.data::jsonb, coalesce(q.send_after, now()), q.by_guest
+           FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[],
+                       $8::text[], $9::timestamptz[], $10::boolean[])
+             AS q(public_id, reservation_id, hotel_id, kind, automatic, recipient, language, data, send_after,
+                  by_guest)
+          WHERE q.hotel_id = $11
+         ON CONFLICT (hotel_id, reservation_id) WHERE kind = 'checkin_invitation' AND automatic DO NOTHING`,
+      values: [...queuedArrays(messages), messages.map((m) => m.byGuest === true), hotelId],
+    };
+  },
+
   /**
    * Queues messages in the caller's transaction, in one statement (a booking's confirmation and
    * its scheduled invitation; a cancellation's message and the end of its pending invitation). An
@@ -120,15 +155,7 @@ export const messageRepository = {
        )
        SELECT m.* FROM m`,
       [
-        messages.map((m) => m.publicId),
-        messages.map((m) => m.reservationId),
-        messages.map((m) => m.hotelId),
-        messages.map((m) => m.kind),
-        messages.map((m) => m.automatic),
-        messages.map((m) => m.to),
-        messages.map((m) => m.language),
-        messages.map((m) => JSON.stringify(m.data)),
-        messages.map((m) => m.sendAfter?.toISOString() ?? null),
+        ...queuedArrays(messages),
         pending ? (pending.change === 'drop' ? 'drop' : 'move') : null,
         pending?.reservationId ?? null,
         change?.sendAfter.toISOString() ?? null,
@@ -139,10 +166,10 @@ export const messageRepository = {
         pending?.hotelId ?? messages[0]?.hotelId ?? null,
       ],
     );
-    // Its own statement: on Citus a NOTIFY inside a statement routed to a shard cannot be prepared
-    // for the two-phase commit.
+    // Never inside the insert: on Citus a NOTIFY inside a statement routed to a shard cannot be
+    // prepared for the two-phase commit. Sent with the COMMIT.
     if (options.notifyChannel !== null && rows.length > 0) {
-      await tx.query(`SELECT pg_notify($1, '')`, [options.notifyChannel]);
+      await notifyAtCommit(tx, options.notifyChannel, '');
     }
     return rows.map(toRow);
   },
@@ -167,7 +194,7 @@ export const messageRepository = {
        VALUES ($1, NULL, '', $2, false, $3, $4, $5::jsonb)`,
       [m.publicId, m.kind, m.to, m.language, JSON.stringify(m.data)],
     );
-    await tx.query(`SELECT pg_notify($1, '')`, [notifyChannel]);
+    await notifyAtCommit(tx, notifyChannel, '');
   },
 
   /**

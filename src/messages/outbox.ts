@@ -2,8 +2,9 @@ import type { CatalogStore } from '../catalog/catalog-store.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../infra/clock.ts';
 import { randomToken } from '../infra/crypto/tokens.ts';
-import { type Executor, isTransaction } from '../infra/db/database.ts';
+import { type Executor, isTransaction, notifyAtCommit } from '../infra/db/database.ts';
 import { wakeAfterCommit } from '../infra/db/wake.ts';
+import type { WritePart } from '../infra/db/write-part.ts';
 import { languageOr } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { reservationView } from '../reservations/reservation.view.ts';
@@ -11,7 +12,12 @@ import { invitationDueAt } from './invitation-time.ts';
 import { messageCapsRepository } from './message-caps.repository.ts';
 import { addressAllows, changeMessage, lockAddresses } from './message-caps.ts';
 import { type Language, MESSAGES_CHANNEL, type MessageKind } from './message-kinds.ts';
-import { type InvitationChange, type MessageRow, messageRepository as repo } from './messages.repository.ts';
+import {
+  type InvitationChange,
+  type MessageRow,
+  type NewMessage,
+  messageRepository as repo,
+} from './messages.repository.ts';
 import { changesBetween } from './render/changes.ts';
 import { maskEmail } from './transport.ts';
 
@@ -77,18 +83,7 @@ export async function queueMessages(
   const dueNow = messages.some((m) => !m.sendAfter);
   const queued = await repo.queue(
     tx,
-    messages.map((m) => ({
-      publicId: randomToken('msg_', 16),
-      reservationId: row.id,
-      hotelId: row.hotelId,
-      kind: m.kind,
-      automatic: m.automatic ?? true,
-      byGuest: m.byGuest ?? false,
-      to: m.to ?? row.guest.email,
-      language: m.language ?? languageOr(row.guest.language),
-      data: { code: row.code, ...m.data },
-      sendAfter: m.sendAfter ?? null,
-    })),
+    messages.map((m) => newMessage(row, m)),
     {
       notifyChannel: dueNow ? MESSAGES_CHANNEL : null,
       pendingInvitation: pendingInvitation
@@ -98,6 +93,53 @@ export async function queueMessages(
   );
   if (dueNow && queued.length > 0 && isTransaction(tx)) wakeAfterCommit(tx, MESSAGES_CHANNEL);
   return queued;
+}
+
+function newMessage(row: ReservationRow, m: Queued): NewMessage {
+  return {
+    publicId: randomToken('msg_', 16),
+    reservationId: row.id,
+    hotelId: row.hotelId,
+    kind: m.kind,
+    automatic: m.automatic ?? true,
+    byGuest: m.byGuest ?? false,
+    to: m.to ?? row.guest.email,
+    language: m.language ?? languageOr(row.guest.language),
+    data: { code: row.code, ...m.data },
+    sendAfter: m.sendAfter ?? null,
+  };
+}
+
+/**
+ * What a new reservation tells its guest (API.md 10): the confirmation (within the address's
+ * daily cap when the guest booked) and the check-in invitation, as a write for the statement of
+ * the reservation's event to carry (`recordEvent(tx, event, [part])`), in the booking's
+ * transaction: one round trip less than `tellGuest`'s own statement. The cap's lock and count run
+ * first. Messages due now wake the workers at commit.
+ */
+export async function creationMessages(
+  tx: Executor,
+  ctx: OutboxContext,
+  row: ReservationRow,
+  byGuest: boolean,
+): Promise<WritePart> {
+  const confirm = await addressAllows(tx, row.hotelId, row.guest.email, byGuest);
+  const messages: Queued[] = [
+    ...(confirm
+      ? [{ kind: 'booking_confirmation' as const, data: { reservation: reservationView(row) }, byGuest }]
+      : []),
+    { kind: 'checkin_invitation', data: {}, sendAfter: invitationDue(ctx, row) },
+  ];
+  // A new reservation has no invitation yet: every message is written, so the workers of every
+  // process are told whenever one is due now (as `queueMessages` does once it has written them).
+  if (messages.some((m) => !m.sendAfter)) {
+    await notifyAtCommit(tx, MESSAGES_CHANNEL, '');
+    if (isTransaction(tx)) wakeAfterCommit(tx, MESSAGES_CHANNEL);
+  }
+  return repo.queuePart(
+    row.hotelId,
+    messages.map((m) => newMessage(row, m)),
+  );
 }
 
 /**
@@ -110,11 +152,8 @@ export async function tellGuest(tx: Executor, ctx: OutboxContext, news: GuestNew
   const reservation = reservationView(row);
   switch (news.kind) {
     case 'created': {
-      const confirm = await addressAllows(tx, row.hotelId, row.guest.email, byGuest);
-      await queueMessages(tx, row, [
-        ...(confirm ? [{ kind: 'booking_confirmation' as const, data: { reservation }, byGuest }] : []),
-        { kind: 'checkin_invitation', data: {}, sendAfter: invitationDue(ctx, row) },
-      ]);
+      const { sql, values } = await creationMessages(tx, ctx, row, byGuest);
+      await tx.query(sql, values);
       return;
     }
     case 'modified': {

@@ -1,4 +1,5 @@
 import type { Executor } from '../infra/db/database.ts';
+import type { WritePart } from '../infra/db/write-part.ts';
 
 export type AuditActorType = 'staff' | 'key' | 'guest' | 'channel' | 'system';
 
@@ -61,15 +62,16 @@ interface AuditRow {
 
 export const auditEntriesRepository = {
   /**
-   * Writes an entry; the caller passes the transaction of the change it records. Its time is the
-   * database's clock at the statement (microseconds), so entries of one transaction keep their order.
+   * An entry's insert, run in the transaction of the change it records (alone, or carried by the
+   * change's own statement: `WritePart`). Its time is the database's clock as it runs
+   * (microseconds), so entries of one transaction keep their order.
    */
-  async insert(db: Executor, entry: Omit<AuditEntry, 'at'>): Promise<void> {
-    await db.query(
-      `INSERT INTO audit_entries (hotel_id, id, at, hotel_ids, actor_type, actor_id, actor_name, action,
+  insertPart(entry: Omit<AuditEntry, 'at'>): WritePart {
+    return {
+      sql: `INSERT INTO audit_entries (hotel_id, id, at, hotel_ids, actor_type, actor_id, actor_name, action,
                                   target_type, target_id, changes, details, request_id)
        VALUES ($1, $2, clock_timestamp(), $3::text[], $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12)`,
-      [
+      values: [
         entry.hotelId ?? '',
         entry.id,
         entry.hotelIds,
@@ -83,7 +85,7 @@ export const auditEntriesRepository = {
         entry.details === null ? null : JSON.stringify(entry.details),
         entry.requestId,
       ],
-    );
+    };
   },
 
   /** Newest first, after `from` (keyset, so entries written while paging never shift a page). */

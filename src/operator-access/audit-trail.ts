@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Executor } from '../infra/db/database.ts';
+import type { WritePart } from '../infra/db/write-part.ts';
 import { type AuditActor, auditEntriesRepository } from './audit-entries.repository.ts';
 import type { Principal } from './scopes.ts';
 
@@ -83,10 +84,19 @@ export function changedFields(
  * command line, or a channel job) runs in; outside any scope the actor is the system.
  */
 export async function recordAudit(tx: Executor, record: AuditRecord): Promise<void> {
+  const { sql, values } = auditPart(record);
+  await tx.query(sql, values);
+}
+
+/**
+ * The entry `recordAudit` writes, as a write for the statement of the change it records to carry
+ * (an event's: `recordEvent(tx, event, [auditPart(record)])`), in the same transaction.
+ */
+export function auditPart(record: AuditRecord): WritePart {
   const scope = scopes.getStore();
   const hotelIds = record.hotelIds === null ? null : [...new Set(record.hotelIds)].sort();
   const changes = record.changes === undefined ? null : changedFields(record.changes);
-  await auditEntriesRepository.insert(tx, {
+  return auditEntriesRepository.insertPart({
     id: randomToken('aud_', 12),
     hotelId: hotelIds?.length === 1 ? (hotelIds[0] as string) : null,
     hotelIds,

@@ -75,8 +75,7 @@ export class PlanStore {
 /** Inside the transaction that changes a hotel's plans: every process forgets its copy once it commits. */
 export async function announceRatePlanChange(tx: Transaction, hotelId: string): Promise<void> {
   const store = PlanStore.of(tx.database);
-  if (tx.database.kind === 'postgres')
-    await tx.query('SELECT pg_notify($1, $2)', [RATE_PLANS_CHANNEL, hotelId]);
+  if (tx.database.kind === 'postgres') tx.notify(RATE_PLANS_CHANNEL, hotelId);
   tx.onEnd(async (committed) => {
     if (committed) store.changed(hotelId);
   });

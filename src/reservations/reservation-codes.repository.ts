@@ -6,10 +6,11 @@ import type { Executor } from '../infra/db/database.ts';
  * this table is what keeps a code unique across hotels: a guest's lookup by code finds one.
  */
 export const reservationCodesRepository = {
-  /** Claims `code` for the hotel in the caller's transaction (a code already taken is a 23505). */
-  async insert(tx: Executor, code: string, hotelId: string): Promise<void> {
-    await tx.query('INSERT INTO reservation_codes (code, hotel_id) VALUES ($1, $2)', [code, hotelId]);
-  },
+  /**
+   * Claims code `$1` for hotel `$2` (a code already taken is a 23505): the reservation's insert
+   * runs it as a data-modifying CTE of its own statement, so both are written in one round trip.
+   */
+  INSERT_CODE: 'INSERT INTO reservation_codes (code, hotel_id) VALUES ($1, $2)',
 
   /** The hotel that holds `code`; null when none does. */
   async hotelOf(db: Executor, code: string): Promise<string | null> {

@@ -30,10 +30,14 @@ const one = (rows: Record<string, unknown>[]) => toReservationRow(rows[0] as Rec
 
 /** The SQL of the `reservations` table: the only place that reads or writes it. */
 export const reservationRepository = {
+  /**
+   * The reservation and its code's claim across hotels (`reservation_codes`), in one statement: a
+   * code already taken breaks the directory's key (23505) and nothing is written.
+   */
   async insert(tx: Executor, r: NewReservation): Promise<ReservationRow> {
-    await reservationCodesRepository.insert(tx, r.code, r.hotelId);
     const { rows } = await tx.query(
-      `INSERT INTO reservations (code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms,
+      `WITH code AS (${reservationCodesRepository.INSERT_CODE})
+       INSERT INTO reservations (code, hotel_id, status, room_type_id, rate_plan_id, check_in, check_out, rooms,
          stay, guest, special_requests, total_amount, currency, payment_status, access_token_hash, quote_id,
          source, search_text, created_at, updated_at)
        VALUES ($1, $2, 'confirmed', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'unpaid', $13, $14, $15, $16, $17, $17)

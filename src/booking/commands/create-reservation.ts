@@ -7,7 +7,7 @@ import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { FALLBACK_LANGUAGE, type Language } from '../../infra/i18n/languages.ts';
 import { domainMetrics } from '../../infra/metrics/domain-metrics.ts';
-import { tellGuest } from '../../messages/outbox.ts';
+import { creationMessages } from '../../messages/outbox.ts';
 import { takePromotionUse } from '../../promotions/promotion-uses.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
@@ -103,17 +103,11 @@ export async function createReservation(
         errors: [{ roomTypeId: quote.roomType.id, reason: 'restricted', ...violation }],
       });
     }
-    const shortages = await inventoryRepository.apply(tx, hotel.id, [
-      { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
-    ]);
-    if (shortages.length > 0) {
-      // A concurrent request with the same quote may have just taken the last rooms (it committed
-      // while this one waited for the night locks): that is a used quote, not a sold-out stay.
-      if (await quoteRepository.isUsed(tx, hotel.id, quote.id)) throw quoteAlreadyUsed();
-      throw shortageError(hotel, shortages);
-    }
-    // A concurrent request with the same quote that committed first makes this insert break the
-    // unique quote_id: infra/http/database-problems.ts answers it 409 quote_already_used.
+    // Written before the rooms are taken, so the inventory rows every booking of these nights
+    // waits for are held only from the rooms' statement to the commit, not through this one too.
+    // A concurrent request with the same quote waits here for the first one's end: if it
+    // committed, this insert breaks the unique quote_id, which infra/http/database-problems.ts
+    // answers 409 quote_already_used (so a shortage below is never a used quote's).
     const inserted = await reservations.insert(tx, {
       code: confirmationCode(),
       hotelId: hotel.id,
@@ -131,6 +125,10 @@ export async function createReservation(
       source: booker.kind === 'operator' ? 'operator' : 'api',
       now,
     });
+    const shortages = await inventoryRepository.apply(tx, hotel.id, [
+      { roomTypeId: quote.roomType.id, checkIn: quote.checkIn, checkOut: quote.checkOut, rooms: quote.rooms },
+    ]);
+    if (shortages.length > 0) throw shortageError(hotel, shortages);
     // The quote's code takes its use with the booking, or the booking fails (API.md 14.1).
     if (quote.promotion)
       await takePromotionUse(tx, hotel, quote.promotion.code, {
@@ -138,8 +136,9 @@ export async function createReservation(
         email: inserted.guest.email,
       });
     const { row, moved } = await payAtBooking(tx, ctx, inserted, quote, body.payment, deposit);
-    await recordReservationEvent(tx, 'reservation.created', row, null, booker);
-    await tellGuest(tx, ctx, { kind: 'created', row, byGuest: booker.kind === 'guest' });
+    // The guest's confirmation and invitation (API.md 10) written by the event's statement.
+    const told = await creationMessages(tx, ctx, row, booker.kind === 'guest');
+    await recordReservationEvent(tx, 'reservation.created', row, null, booker, [told]);
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

@@ -1,7 +1,8 @@
 import type { EventType } from '../../events/event-types.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import type { WritePart } from '../../infra/db/write-part.ts';
+import { auditPart } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
 import type { MoneyMoved } from './reservation-payments.ts';
@@ -33,9 +34,10 @@ function auditedFields(row: ReservationRow): Record<string, unknown> {
 }
 
 /**
- * A reservation event and its audit entry (API.md 12), in the command's transaction, carrying the
- * reservation as the hotel sees it; the entry holds the fields that changed since `before` (none
- * for a creation). A guest acting on their own reservation is the entry's actor, named by its code.
+ * A reservation event and its audit entry (API.md 12), in the command's transaction and in one
+ * statement, carrying the reservation as the hotel sees it; the entry holds the fields that changed
+ * since `before` (none for a creation). A guest acting on their own reservation is the entry's
+ * actor, named by its code. `alongside`: other writes of the change for the same statement.
  */
 export async function recordReservationEvent(
   tx: Executor,
@@ -43,15 +45,11 @@ export async function recordReservationEvent(
   row: ReservationRow,
   before: ReservationRow | null,
   by?: { kind: 'guest' | 'operator' },
+  alongside: readonly WritePart[] = [],
 ) {
-  await recordEvent(tx, {
-    type,
-    hotelId: row.hotelId,
-    data: { reservation: operatorReservationView(row) },
-  });
   const after = auditedFields(row);
   const was = before === null ? null : auditedFields(before);
-  await recordAudit(tx, {
+  const audit = auditPart({
     hotelIds: [row.hotelId],
     action: type,
     target: { type: 'reservation', id: row.code },
@@ -64,6 +62,10 @@ export async function recordReservationEvent(
         }),
     ...(by?.kind === 'guest' ? { actor: { type: 'guest', id: row.code, name: 'Guest' } } : {}),
   });
+  await recordEvent(tx, { type, hotelId: row.hotelId, data: { reservation: operatorReservationView(row) } }, [
+    audit,
+    ...alongside,
+  ]);
 }
 
 /** The `payment.*` events of the money a command moved, carrying the reservation as it ended. */

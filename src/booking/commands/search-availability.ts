@@ -2,14 +2,14 @@ import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { NightStore } from '../../hotel-calendar/night-store.ts';
 import type { SearchRequest, SearchResponse } from '../availability.schemas.ts';
-import { evaluateStay } from '../rules/availability.ts';
+import { evaluateStay, type StayEvaluation } from '../rules/availability.ts';
 import type { StayInput } from '../rules/stay-validation.ts';
 import { noOfferError, unavailableEntry } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
 import { ratePlanSummary } from './priced-stay.ts';
 import { requestedPromotion, requireApplied } from './promotion-request.ts';
 import { evaluate } from './stay-evaluation.ts';
-import { prepareStay, stayEcho } from './stay-request.ts';
+import { prepareStay, stayEcho, type withDefaults } from './stay-request.ts';
 
 /**
  * Search answers from the process's in-memory view of the hotel's nights (`night-store.ts`),
@@ -42,16 +42,18 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
   const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
   // One read for the code, whatever the number of offers it prices.
   const promotion = await requestedPromotion(ctx.db, hotel, body.promoCode, req, today);
-  const { offers, unavailable } = await searchNights(
-    ctx,
-    hotel,
-    catalogHotel,
-    { ...req, promotion },
-    today,
-    now,
-  );
-  if (offers.length === 0) throw noOfferError(unavailable);
-  requireApplied(offers, body.promoCode, promotion);
+  const evaluation = await searchNights(ctx, hotel, catalogHotel, { ...req, promotion }, today, now);
+  if (evaluation.offers.length === 0) throw noOfferError(evaluation.unavailable);
+  requireApplied(evaluation.offers, body.promoCode, promotion);
+  return searchAnswer(hotel, req, evaluation);
+}
+
+/** The answer of a search (API.md 2.1) from its evaluation, with at least one offer. */
+export function searchAnswer(
+  hotel: Hotel,
+  req: ReturnType<typeof withDefaults<SearchRequest>>,
+  { offers, unavailable }: StayEvaluation,
+): SearchResponse {
   return {
     hotel: { id: hotel.id, name: hotel.name, timezone: hotel.timezone, currency: hotel.currency },
     ...stayEcho(req),

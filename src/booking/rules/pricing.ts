@@ -164,11 +164,20 @@ export function priceStay(
       ? (planned.rooms[r]?.nights[n]?.amount ?? 0)
       : roomNightAmount(price as NightPrice, split[r] as RoomParty);
 
+  // A dense window (search) holds the pair's prices by night index: no lookup by date per night.
+  const window = planned
+    ? null
+    : (nights.stayNights?.(roomType.id, ratePlan.id, input.checkIn, input.checkOut) ?? null);
   const roomLines: PriceLine[] = [];
   const nightly: StayPrice['nightly'] = [];
   let roomsTotal = 0;
-  for (const [n, date] of dates.entries()) {
-    const price = planned ? null : nights.priceOn(roomType.id, ratePlan.id, date);
+  for (let n = 0; n < dates.length; n++) {
+    const date = dates[n] as string;
+    const price = planned
+      ? null
+      : window
+        ? window.price(window.from + n)
+        : nights.priceOn(roomType.id, ratePlan.id, date);
     let amount = 0;
     if (summary) {
       for (let r = 0; r < split.length; r++) amount += unitOf(r, n, price);

@@ -68,24 +68,29 @@ export function findRestriction(
   nights: HotelNights = hotelNights(hotel),
 ): RestrictionViolation | null {
   const { roomTypeId, ratePlanId, checkIn, checkOut } = query;
-  const stays = eachNight(checkIn, checkOut);
+  // A dense window (search) holds the pair's nights by index and says at once whether any is
+  // stop-sold; only then, or without one, are the nights looked up one by one (the message names them).
+  const window = nights.stayNights?.(roomTypeId, ratePlanId, checkIn, checkOut) ?? null;
   let stopped: Array<{ night: string; rule: RuleSource | null }> | null = null;
-  for (const night of stays) {
-    const rule = nights.restrictionsOn(roomTypeId, ratePlanId, night).stopSell;
-    if (!rule) continue;
-    stopped ??= [];
-    stopped.push({ night, rule });
+  if (!window || window.stopSold) {
+    for (const night of eachNight(checkIn, checkOut)) {
+      const rule = nights.restrictionsOn(roomTypeId, ratePlanId, night).stopSell;
+      if (!rule) continue;
+      stopped ??= [];
+      stopped.push({ night, rule });
+    }
   }
-  const arrival = nights.restrictionsOn(roomTypeId, ratePlanId, checkIn);
-  const length = stays.length;
+  const arrival = window
+    ? window.restrictions(window.from)
+    : nights.restrictionsOn(roomTypeId, ratePlanId, checkIn);
+  const departure = window
+    ? window.restrictions(window.to)
+    : nights.restrictionsOn(roomTypeId, ratePlanId, checkOut);
+  const length = window ? window.to - window.from : eachNight(checkIn, checkOut).length;
   return (
     (stopped ? stopSell(stopped) : null) ??
     closedOn('closed_to_arrival', checkIn, arrival.closedToArrival) ??
-    closedOn(
-      'closed_to_departure',
-      checkOut,
-      nights.restrictionsOn(roomTypeId, ratePlanId, checkOut).closedToDeparture,
-    ) ??
+    closedOn('closed_to_departure', checkOut, departure.closedToDeparture) ??
     stayLength('min_stay', checkIn, length, arrival.minStay) ??
     stayLength('max_stay', checkIn, length, arrival.maxStay) ??
     bookingWindow(hotel.maxDaysBeforeArrival, checkIn, query.today) ??

@@ -54,8 +54,35 @@ export interface Transaction extends Executor {
    * undone when the attempt that made it does not commit. A hook handles its own failures.
    */
   onEnd(hook: EndHook): void;
+  /**
+   * Notifies `channel` with `payload` when this attempt commits (PostgreSQL's NOTIFY, delivered at
+   * commit in the order sent). Held and sent in the round trip of the COMMIT, one statement for the
+   * whole transaction's notifications, rather than one round trip each; dropped on a rollback, as
+   * NOTIFY is. The embedded engine has no listeners: nothing is sent.
+   */
+  notify(channel: string, payload: string): void;
+  /**
+   * Small statements (a lock, then a count that must see what committed before the lock was
+   * granted) in one round trip: run in order, each with its own snapshot, as `query` would run them
+   * one after the other; answers the last one's rows. On PostgreSQL they go as one simple query,
+   * their parameters as escaped literals (so unprepared: for statements cheaper to parse than a
+   * round trip), with the transaction's BEGIN when they are its first. The embedded engine has no
+   * round trips: it runs them one by one.
+   */
+  batch<T = Record<string, unknown>>(
+    statements: ReadonlyArray<{ sql: string; params?: readonly unknown[] }>,
+  ): Promise<QueryResult<T>>;
   /** The database this transaction belongs to (what a per-database cache keys its state on). */
   readonly database: Database;
+}
+
+/**
+ * Notifies `channel` at the commit of `ex`'s transaction, or at once (its own statement) when `ex`
+ * is no transaction's.
+ */
+export async function notifyAtCommit(ex: Executor, channel: string, payload: string): Promise<void> {
+  if (isTransaction(ex)) ex.notify(channel, payload);
+  else await ex.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
 /** What a listener on a notification channel is told (PostgreSQL's LISTEN / NOTIFY). */
@@ -69,6 +96,15 @@ export interface ChannelHandlers {
   connected(): void;
   /** The listening connection is down (lost, or silent past its heartbeat): do not trust it. */
   disconnected(): void;
+}
+
+/**
+ * Whether `ex` is a transaction nothing else can run beside: the embedded engine's, which serves
+ * one transaction at a time, whole, in the one process that opens its data directory (`fairTurns`
+ * in pglite.ts). An advisory lock taken there orders nothing, so callers skip its statement.
+ */
+export function runsAlone(ex: Executor): boolean {
+  return isTransaction(ex) && ex.database.kind === 'embedded';
 }
 
 /** Whether an executor is a transaction's (one whose end can be awaited with `onEnd`). */

@@ -36,6 +36,9 @@ export async function createPGlite(dataDir: string | null, loadDataDir?: Blob): 
 const TARGET =
   /\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?([A-Za-z_][\w.]*)/gi;
 
+/** One SET, RESET or SHOW statement alone (no second statement after a semicolon). */
+const SETTING = /^\s*(?:SET|RESET|SHOW)\s[^;]*;?\s*$/i;
+
 /**
  * The tables a statement may change: none for a plain SELECT, the targets it names for one that
  * writes through INSERT / UPDATE / DELETE (a `SELECT … FOR UPDATE` or `ON CONFLICT DO UPDATE` adds
@@ -44,6 +47,10 @@ const TARGET =
  * (a session's steps go with it). Erring towards "may" only costs a re-read.
  */
 export function tablesWritten(sql: string): Set<string> | null {
+  // A transaction's own settings (the outbox workers' `SET LOCAL synchronous_commit = off`) change
+  // no table: counted as "anything", every worker poll that sent a message emptied the check-in
+  // session cache.
+  if (SETTING.test(sql)) return new Set();
   const targets = new Set<string>();
   for (const m of sql.matchAll(TARGET)) {
     const name = (m[1] as string).toLowerCase();
@@ -171,6 +178,21 @@ export function embeddedDatabase(pg: PGlite): Database {
                 }),
               script: (sql) => changes.around(note(''), () => tx.exec(sql).then(() => undefined)),
               onEnd,
+              // One process and no listener (Database.listen is PostgreSQL's): nobody to tell.
+              notify: () => {},
+              batch: async (statements) => {
+                let last = { rows: [] as never[], rowCount: 0 };
+                for (const s of statements) {
+                  const result = await changes.around(note(s.sql), () =>
+                    tx.query(s.sql, s.params as unknown[] | undefined),
+                  );
+                  last = {
+                    rows: result.rows as never[],
+                    rowCount: result.affectedRows ?? result.rows.length,
+                  };
+                }
+                return last;
+              },
               database,
             }),
           ),

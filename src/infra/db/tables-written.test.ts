@@ -22,6 +22,11 @@ describe('tablesWritten (the embedded engine’s change count)', () => {
     assert.ok(tablesWritten('DELETE FROM checkin_sessions WHERE id = $1')?.has('checkin_sessions'));
     assert.ok(tablesWritten('UPDATE public.reservations SET x = 1')?.has('reservations'));
   });
+  it('a setting alone writes nothing', () => {
+    assert.deepEqual(tablesWritten('SET LOCAL synchronous_commit = off'), set());
+    assert.deepEqual(tablesWritten('SHOW server_version'), set());
+    assert.equal(tablesWritten('SET LOCAL x = 1; DELETE FROM reservations'), null);
+  });
   it('anything else may write anything', () => {
     assert.equal(tablesWritten('ALTER TABLE reservations ADD COLUMN x int'), null);
     assert.equal(tablesWritten('TRUNCATE reservations; SELECT 1'), null);

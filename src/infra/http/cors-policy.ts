@@ -47,12 +47,23 @@ function underPrefix(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
+/** The configured origins as a set, made once per list (the config's, for every request). */
+const originSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function originSet(corsOrigins: readonly string[]): ReadonlySet<string> {
+  let set = originSets.get(corsOrigins);
+  if (!set) {
+    set = new Set(corsOrigins);
+    originSets.set(corsOrigins, set);
+  }
+  return set;
+}
+
 /** The CORS policy of a request path (the query string, if any, is ignored). */
 export function corsPolicyFor(url: string, corsOrigins: readonly string[]): CorsPolicy {
   const path = url.split('?', 1)[0] as string;
   if (PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => underPrefix(path, prefix))) {
     return { kind: 'public' };
   }
-  if (underPrefix(path, OPERATOR_PREFIX)) return { kind: 'operator', origins: new Set(corsOrigins) };
+  if (underPrefix(path, OPERATOR_PREFIX)) return { kind: 'operator', origins: originSet(corsOrigins) };
   return { kind: 'none' };
 }

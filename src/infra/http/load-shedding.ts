@@ -161,12 +161,13 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
     closing = true;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (closing) throw overloaded('The service is shutting down; retry shortly.', 1);
-    if (NEVER_SHED.has(request.routeOptions.url ?? '')) return;
+  // A callback hook (every request runs it; an async one costs a promise turn each time).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) return done(overloaded('The service is shutting down; retry shortly.', 1));
+    if (NEVER_SHED.has(request.routeOptions.url ?? '')) return done();
     if (lateSamples >= SUSTAINED_SAMPLES) {
       request.log.warn({ eventLoopDelayMs: delayMs }, 'overloaded: request shed');
-      throw overloaded('The service is overloaded; retry shortly.');
+      return done(overloaded('The service is overloaded; retry shortly.'));
     }
     if (maxDbWaitMs > 0) {
       const { rawMs, expectedMs } = estimator.expected(db.poolStats(), inFlight);
@@ -178,7 +179,7 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
         );
         // Come back once the queue ahead has had time to drain.
         const retryAfter = Math.min(60, Math.max(1, Math.ceil(expectedMs / 1000)));
-        throw overloaded('The database is saturated; retry shortly.', retryAfter);
+        return done(overloaded('The database is saturated; retry shortly.', retryAfter));
       }
       expectedWait.observe({ outcome: 'admitted' }, expectedMs / 1000);
       inFlight++;
@@ -192,5 +193,6 @@ export const loadShedding = fp(async (app: FastifyInstance, opts: LoadSheddingOp
         estimator.observe(rawMs, actualMs);
       });
     }
+    done();
   });
 });

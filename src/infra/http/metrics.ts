@@ -138,7 +138,7 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
     for (const metric of app.loadSheddingMetrics) registry.registerMetric(metric);
   }
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? UNMATCHED,
@@ -146,6 +146,7 @@ export const metrics = fp(async (app: FastifyInstance, opts: MetricsOptions) => 
     };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {

@@ -87,9 +87,10 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
 
   // The plugin writes the obsolete `RateLimit-Limit/-Remaining/-Reset` trio (its "draft spec" mode);
   // rewrite them as the current draft's structured lists, after any item a feature's limit added.
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook: every answer passes here, most without a limit (an async hook costs a turn).
+  app.addHook('onSend', (request, reply, payload, done) => {
     const quota = reply.getHeader('ratelimit-limit');
-    if (quota === undefined) return payload;
+    if (quota === undefined) return done(null, payload);
     const applied = {
       policy: limitOf(request).policy,
       quota: Number(quota),
@@ -106,7 +107,7 @@ export const rateLimit = fp(async (app: FastifyInstance, opts: RateLimitOptions)
     };
     append('ratelimit-policy', policyItem(applied));
     append('ratelimit', stateItem(applied));
-    return payload;
+    done(null, payload);
   });
 
   let redis: Redis | undefined;

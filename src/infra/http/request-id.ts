@@ -11,8 +11,10 @@ export const requestIds = {
     return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
   },
   plugin: fp(async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook, not an async one: every request runs it, and a promise costs a turn.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      done();
     });
   }),
 };

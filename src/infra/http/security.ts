@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, corsPolicyFor } from './cors-policy.ts';
@@ -9,6 +8,10 @@ declare module 'fastify' {
   interface RouteShorthandOptions {
     /** This route's security headers: helmet's options over the app's, or `false` for none. */
     helmet?: HelmetOptions | false;
+  }
+  interface FastifyRequest {
+    /** A valid CORS preflight was answered in `onRequest` (the `OPTIONS *` route then never runs). */
+    corsPreflightEnabled: boolean;
   }
 }
 
@@ -72,42 +75,65 @@ const DOCS_CSP = {
   },
 };
 
-const PUBLIC_METHODS = ['GET', 'HEAD', 'POST', 'PATCH'];
-const OPERATOR_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'];
-const PREFLIGHT_MAX_AGE_SECONDS = 600;
+const PUBLIC_METHODS = ['GET', 'HEAD', 'POST', 'PATCH'].join(', ');
+const OPERATOR_METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'].join(', ');
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+const ALLOWED_HEADERS = CORS_ALLOWED_HEADERS.join(', ');
+const EXPOSED_HEADERS = CORS_EXPOSED_HEADERS.join(', ');
 
-/** The @fastify/cors options for one request, from its path's policy. */
-const COMMON_CORS = {
-  credentials: false,
-  allowedHeaders: CORS_ALLOWED_HEADERS,
-  exposedHeaders: CORS_EXPOSED_HEADERS,
-  maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-  strictPreflight: true,
-};
-/** The same for every request of their kind: made once, not per request. */
-const PUBLIC_CORS: FastifyCorsOptions = Object.freeze({
-  ...COMMON_CORS,
-  origin: '*',
-  methods: PUBLIC_METHODS,
-});
-const NO_CORS: FastifyCorsOptions = Object.freeze({ origin: false });
-
-function corsOptionsFor(url: string, corsOrigins: string[]): FastifyCorsOptions {
-  const policy = corsPolicyFor(url, corsOrigins);
-  const common = COMMON_CORS;
-  switch (policy.kind) {
-    case 'public':
-      return PUBLIC_CORS;
-    case 'operator':
-      return {
-        ...common,
-        methods: OPERATOR_METHODS,
-        // Echo an allowed origin; an origin not listed gets no CORS header (the browser refuses).
-        origin: (origin, callback) => callback(null, origin !== undefined && policy.origins.has(origin)),
-      };
-    case 'none':
-      return NO_CORS;
+/**
+ * CORS by the request's path (cors-policy.ts), the headers worked out once per policy: the
+ * answers are those @fastify/cors gave with a per-request policy (`Vary: Origin` on every answer,
+ * the allowed origin, the exposed headers; a preflight refused without `Origin` and
+ * `Access-Control-Request-Method`, else answered 204 here), without normalising its options on
+ * every request. Returns false when the request was answered (a preflight).
+ */
+function applyCors(request: FastifyRequest, reply: FastifyReply, corsOrigins: string[]): boolean {
+  // Always: the answer depends on the Origin asked from (fetch spec, CORS and HTTP caches).
+  addOriginToVary(reply);
+  const policy = corsPolicyFor(request.url, corsOrigins);
+  let methods: string;
+  if (policy.kind === 'public') {
+    reply.header('Access-Control-Allow-Origin', '*');
+    methods = PUBLIC_METHODS;
+  } else if (policy.kind === 'operator') {
+    // Echo an allowed origin; an origin not listed gets no CORS header (the browser refuses).
+    const origin = request.headers.origin;
+    if (origin === undefined || !policy.origins.has(origin)) return true;
+    reply.header('Access-Control-Allow-Origin', origin);
+    methods = OPERATOR_METHODS;
+  } else {
+    return true;
   }
+  reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  if (request.raw.method !== 'OPTIONS') return true;
+  if (!request.headers.origin || !request.headers['access-control-request-method']) {
+    reply.status(400).type('text/plain').send('Invalid Preflight Request');
+    return false;
+  }
+  request.corsPreflightEnabled = true;
+  reply.header('Access-Control-Allow-Methods', methods);
+  reply.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+  reply.header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+  // Some browsers wait for a body on a 204 without a length.
+  reply.code(204).header('Content-Length', '0').send();
+  return false;
+}
+
+/** Adds `Origin` to the answer's `Vary` (kept as it is when it already names it, or is `*`). */
+function addOriginToVary(reply: FastifyReply): void {
+  const header = reply.getHeader('Vary');
+  if (header === undefined || header === '') {
+    reply.header('Vary', 'Origin');
+    return;
+  }
+  const text = Array.isArray(header) ? header.join(', ') : String(header);
+  const names = text
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
+  if (names.includes('*') || names.includes('origin')) return;
+  reply.header('Vary', `${text}, Origin`);
 }
 
 export interface SecurityOptions {
@@ -158,7 +184,8 @@ export const security = fp(async (app: FastifyInstance, opts: SecurityOptions) =
     }
   });
   // Every response, the not-found and error answers included: set before any handler runs, on the
-  // raw response as helmet sets them, so nothing replying later can lose them.
+  // raw response as helmet sets them, so nothing replying later can lose them. Then CORS.
+  app.decorateRequest('corsPreflightEnabled', false);
   app.addHook('onRequest', (request, reply, done) => {
     // The route's headers, worked out when it was added (`onRoute` above), else the app's.
     const config = request.routeOptions.config as { securityHeaders?: SecurityHeaders; noStore?: boolean };
@@ -167,9 +194,11 @@ export const security = fp(async (app: FastifyInstance, opts: SecurityOptions) =
     for (const [name, value] of set) reply.raw.setHeader(name, value);
     // On the raw response, as a default: a handler's own Cache-Control (Fastify's) replaces it.
     if (config.noStore) reply.raw.setHeader('cache-control', 'no-store');
-    done();
+    if (applyCors(request, reply, opts.corsOrigins)) done();
   });
-  await app.register(cors, {
-    delegator: (request, callback) => callback(null, corsOptionsFor(request.url, opts.corsOrigins)),
+  // Lets Fastify route a preflight to any path; one CORS allows is answered by the hook above.
+  app.options('*', { schema: { hide: true } }, (request, reply) => {
+    if (request.corsPreflightEnabled) reply.send();
+    else reply.callNotFound();
   });
 });

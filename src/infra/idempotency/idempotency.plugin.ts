@@ -125,12 +125,21 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     };
   }
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'POST' && request.method !== 'PATCH') return;
-    // Keys are scoped to an endpoint: an unknown path (404/405) has none, so nothing is stored.
-    if (!request.routeOptions.url) return;
+  // Most requests carry no key: they pass at once (a callback hook: an async one costs every
+  // request a promise turn); a key is claimed by `claim`, whose promise the hook runner awaits.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (
+      (request.method !== 'POST' && request.method !== 'PATCH') ||
+      // Keys are scoped to an endpoint: an unknown path (404/405) has none, so nothing is stored.
+      !request.routeOptions.url ||
+      request.headers['idempotency-key'] === undefined
+    )
+      return done();
+    return claim(request, reply) as unknown as undefined;
+  });
+
+  async function claim(request: FastifyRequest, reply: FastifyReply) {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
     const key = typeof header === 'string' ? parseIdempotencyKey(header) : null;
     if (key === null) {
       throw invalid(
@@ -202,9 +211,15 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
     throw new AppError('idempotency_in_progress', 'The Idempotency-Key is contended; retry shortly.', {
       headers: { 'retry-after': '1' },
     });
+  }
+
+  // As above: an answer without a claim passes at once; one with a claim is stored by `store`.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotencyClaim) return done(null, payload);
+    return store(request, reply, payload) as unknown as undefined;
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = undefined;
@@ -236,5 +251,5 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
       releases.release(scope, token);
     }
     return payload;
-  });
+  }
 });

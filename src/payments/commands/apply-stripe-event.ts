@@ -4,8 +4,8 @@ import type { Database, Executor } from '../../infra/db/database.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { recordPaymentEvent } from '../payment-events.ts';
 import { paymentLedger } from '../payments.repository.ts';
+import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../stripe-intent-outcome.ts';
 import { type CreatedIntent, stripeIntents } from '../stripe-intents.repository.ts';
-import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../stripe-provider.ts';
 import { stripeWebhookEvents } from '../stripe-webhook-events.repository.ts';
 
 export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored';
