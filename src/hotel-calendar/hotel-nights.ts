@@ -4,6 +4,7 @@ import { eachNight } from '../dates/dates.ts';
 import { rateCoversNight } from '../rate-plans/plan-rules.ts';
 import { sellsRoomType } from '../rate-plans/priced-hotel.ts';
 import { NightMemo } from './night-memo.ts';
+import { PairNights, PairStay, type PairStayNights } from './stay-nights.ts';
 
 /**
  * The one answer to "what is the price and the rule for this room type on this night": the
@@ -93,83 +94,8 @@ export interface HotelNights {
   stayNights?(roomTypeId: string, ratePlanId: string, checkIn: string, checkOut: string): StayNights | null;
 }
 
-/**
- * One (room type, rate plan) over a stay's nights, by night index in a dense window: each night's
- * restrictions and price fields read from arrays (no key built, no lookup by date per night), and
- * whether any night is stop-sold from one byte per night.
- */
-export interface StayNights {
-  /** Window index of the check-in night, and of the check-out date (the first night not stayed). */
-  readonly from: number;
-  readonly to: number;
-  /** Is any night of the stay stop-sold under the pair's restrictions? */
-  readonly stopSold: boolean;
-  /** Restrictions of the night at window index `n`: `restrictionsOn`'s answer. */
-  restrictions(n: number): NightRestrictions;
-  /** Price fields of the night at window index `n`: `priceOn`'s answer. */
-  price(n: number): NightPrice;
-}
-
-/** What a dense window remembers per (room type, rate plan), by night index, filled as nights are asked. */
-class PairNights {
-  /** Per night: 0 not worked out yet, 1 on sale, 2 stop-sold. */
-  readonly stop: Uint8Array;
-  readonly rules: Array<NightRestrictions | undefined>;
-  readonly prices: Array<NightPrice | undefined>;
-  constructor(
-    length: number,
-    readonly ruleOf: (n: number) => NightRestrictions,
-    readonly priceOf: (n: number) => NightPrice,
-  ) {
-    this.stop = new Uint8Array(length);
-    this.rules = new Array<NightRestrictions | undefined>(length);
-    this.prices = new Array<NightPrice | undefined>(length);
-  }
-}
-
-class PairStay implements StayNights {
-  private stopped: boolean | undefined;
-  constructor(
-    private readonly pair: PairNights,
-    readonly from: number,
-    readonly to: number,
-  ) {}
-
-  get stopSold(): boolean {
-    if (this.stopped === undefined) {
-      const { stop } = this.pair;
-      let found = false;
-      for (let n = this.from; n < this.to && !found; n++) {
-        let state = stop[n] as number;
-        if (state === 0) {
-          state = this.restrictions(n).stopSell ? 2 : 1;
-          stop[n] = state;
-        }
-        found = state === 2;
-      }
-      this.stopped = found;
-    }
-    return this.stopped;
-  }
-
-  restrictions(n: number): NightRestrictions {
-    let rules = this.pair.rules[n];
-    if (rules === undefined) {
-      rules = this.pair.ruleOf(n);
-      this.pair.rules[n] = rules;
-    }
-    return rules;
-  }
-
-  price(n: number): NightPrice {
-    let price = this.pair.prices[n];
-    if (price === undefined) {
-      price = this.pair.priceOf(n);
-      this.pair.prices[n] = price;
-    }
-    return price;
-  }
-}
+/** One (room type, rate plan) over a stay's nights, by night index in a dense window (stay-nights.ts). */
+export type StayNights = PairStayNights<NightRestrictions, NightPrice>;
 
 const priceKey = (p: NightPrice) => `${p.base},${p.includedAdults},${p.extraAdult},${p.child}`;
 const restrictionsKey = (r: NightRestrictions) => JSON.stringify(r);
@@ -302,7 +228,7 @@ export function hotelNights(
   const window = options.remember ? data.window : undefined;
   const prices = window ? new NightMemo<NightPrice>(window.length, priceKey) : null;
   const rules = window ? new NightMemo<NightRestrictions>(window.length, restrictionsKey) : null;
-  const pairs = window ? new Map<string, Map<string, PairNights>>() : null;
+  const pairs = window ? new Map<string, Map<string, PairNights<NightRestrictions, NightPrice>>>() : null;
 
   const roomsOn = (roomTypeId: string, night: string) =>
     data.roomOverride(roomTypeId, night)?.rooms ?? roomTypes.get(roomTypeId)?.count ?? 0;
