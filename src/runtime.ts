@@ -193,7 +193,7 @@ export async function createRuntime(
       retentionDays: config.identityRetentionDays,
       intervalSeconds: config.purgeIntervalSeconds,
     });
-    const icalPoller = startIcalPoller(shared, logger);
+    const icalPoller = config.icalWorker ? startIcalPoller(shared, logger) : null;
     // Deposit plans' balances, charged to the card on file when due (API.md 14.2).
     const balances = startBalanceWorker(shared, logger);
     // The embedded DATA_DIR is this process's alone: command lines ask it over a local socket.
@@ -234,7 +234,7 @@ export async function createRuntime(
         await control?.close();
         await catalog.stop();
         await paymentWorker.stop();
-        await icalPoller.stop();
+        await icalPoller?.stop();
         await balances.stop();
         await housekeeping.stop();
         // Attempts in flight finish (or are handed back after a grace) before the pool closes.

@@ -80,13 +80,16 @@ export const inventoryRepository = {
    * overrides read here are the committed ones (see catalog/apply-catalog.ts).
    */
   async followCatalog(tx: Executor, hotelId: string, fromNight: string): Promise<void> {
+    // Every table named by the hotel's parameter, the subquery's too: correlated only by
+    // `o.hotel_id = i.hotel_id`, Citus plans the statement before knowing the hotel and asks every
+    // shard (docs/production.md §13).
     const total = `CASE WHEN r.active THEN coalesce((SELECT o.rooms FROM calendar_overrides o
-        WHERE o.hotel_id = i.hotel_id AND o.room_type_id = i.room_type_id AND o.night = i.night), r.count)
+        WHERE o.hotel_id = $1 AND o.room_type_id = i.room_type_id AND o.night = i.night), r.count)
       ELSE least(i.total, i.sold) END`;
     await tx.query(
       `UPDATE inventory i SET total = ${total}, version = i.version + 1
        FROM room_types r
-       WHERE r.hotel_id = i.hotel_id AND r.id = i.room_type_id AND i.hotel_id = $1 AND i.night >= $2
+       WHERE r.hotel_id = $1 AND r.id = i.room_type_id AND i.hotel_id = $1 AND i.night >= $2
          AND i.total <> ${total}`,
       [hotelId, fromNight],
     );
