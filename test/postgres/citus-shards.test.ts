@@ -46,7 +46,7 @@ describe('the public flow on Citus, shard by shard', { skip: needsPostgres }, ()
         BALANCE_POLL_INTERVAL_MS: HOUR,
         PAYMENT_WORKER_INTERVAL_MS: HOUR,
         PURGE_INTERVAL_SECONDS: '604800',
-        ICAL_POLL_SECONDS: '604800',
+        ICAL_WORKER: 'false',
       },
     }));
   });
