@@ -2,12 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { Type } from '@sinclair/typebox';
-import { CancellationPolicy } from '../../reservations/reservation.schemas.ts';
 import { Money, registerSchemaFormats } from './common-schemas.ts';
 import { type CompilerFactory, schemaCompilers, serializerSchema } from './schema-compilers.ts';
 
 // Response serialisers are compiled from `serializerSchema`s: the same text as from the documented
 // schema for every value that matches it, without fast-json-stringify's per-value branch choice.
+
+/** As reservation.schemas.ts's CancellationPolicy: a shared schema with a nullable instant. */
+const CancellationPolicy = Type.Object(
+  {
+    refundable: Type.Boolean(),
+    freeCancellationUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    penalty: Type.Ref(Money),
+  },
+  { $id: 'CancellationPolicy' },
+);
 
 const Sample = Type.Object({
   when: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
