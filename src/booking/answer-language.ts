@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { type Line, type Named, namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
-import { type Language, preferredLanguage } from '../infra/i18n/languages.ts';
+import { LANGUAGES, type Language, preferredLanguage } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
 
@@ -26,9 +26,14 @@ export function languageHeaders(lang: Language | null): Record<string, string> {
   return { 'content-language': lang ?? 'en', vary: 'Accept-Language' };
 }
 
+/** `languageHeaders` of each answer language, made once (read only: `reply.headers` copies them). */
+const LANGUAGE_HEADERS = new Map<Language | null, Readonly<Record<string, string>>>(
+  [null, ...LANGUAGES].map((lang) => [lang, Object.freeze(languageHeaders(lang))]),
+);
+
 /** Sets `languageHeaders` on a reply that is sent as is. */
 export function withLanguage(reply: FastifyReply, lang: Language | null): FastifyReply {
-  return reply.headers(languageHeaders(lang));
+  return reply.headers(LANGUAGE_HEADERS.get(lang) ?? languageHeaders(lang));
 }
 
 type PricedStay = {

@@ -18,6 +18,8 @@ export function isLanguage(value: unknown): value is Language {
  * languages we do not speak ignored; `null` when none matches.
  */
 export function preferredLanguage(acceptLanguage: string | undefined): Language | null {
+  // Most API calls send none: no ranking to build.
+  if (acceptLanguage === undefined || acceptLanguage === '') return null;
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
