@@ -139,6 +139,104 @@ describe('the event feed under out-of-order commits', { skip: needsPostgres }, (
   });
 });
 
+/*
+ * Citus only (CITUS_URL): a transaction that wrote two nodes commits on the coordinator before its
+ * prepared parts commit on the workers. The gap is made here by hand: an event below the horizon is
+ * written on its worker in a prepared transaction, then a later event is committed normally. The
+ * feed must wait for the prepared one rather than show the later event and pass it.
+ */
+describe('the event feed on Citus, between the two phases of a commit', { skip: needsPostgres }, () => {
+  let app: OperatorApp;
+  let coordinator: pg.Client;
+  let worker: pg.Client | undefined;
+  let shard = '';
+  before(async () => {
+    app = await startOperatorApp({ WEBHOOK_WORKER: 'false' });
+    coordinator = await sqlClient();
+    const citus = await coordinator.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+    if (citus.rows.length === 0) return;
+    const { rows } = await coordinator.query<{ shard_name: string; nodename: string; nodeport: number }>(
+      `SELECT shard_name, nodename, nodeport FROM citus_shards
+        WHERE table_name = 'events'::regclass
+          AND shardid = get_shard_id_for_distribution_column('events', $1::text)`,
+      [app.hotels[0].id],
+    );
+    const placement = rows[0];
+    assert.ok(placement, 'the hotel has an events shard');
+    shard = placement.shard_name;
+    const url = new URL(DATABASE_URL as string);
+    url.hostname = placement.nodename;
+    url.port = String(placement.nodeport);
+    worker = await sqlClient(url.toString());
+  });
+  after(async () => {
+    await worker?.query(`ROLLBACK PREPARED 'innkeep_test_feed_stuck'`).catch(() => {});
+    await Promise.all([worker?.end(), coordinator?.end()]);
+    await app?.t.close();
+  });
+
+  const page = async (after: string) => {
+    const response = await app.t.inject({
+      method: 'GET',
+      url: `${OPERATOR}/events?after=${after}`,
+      headers: auth(app.root),
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json() as { data: Array<{ id: string }>; nextCursor: string };
+  };
+  /** An event on the hotel's worker, in a transaction prepared there and left open. */
+  const prepareEvent = async (id: string, gid: string) => {
+    const client = worker as pg.Client;
+    // A transaction id the coordinator has given and ended: below the feed's horizon.
+    const { rows } = await coordinator.query<{ xid: string }>(`SELECT pg_current_xact_id()::text AS xid`);
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO ${shard} (hotel_id, position, xid, public_id, type, data)
+       VALUES ($1, 9000000000000 + $2::int, $3::text::xid8, $4, 'calendar.updated', '{}')`,
+      [app.hotels[0].id, gid.length, rows[0]?.xid, id],
+    );
+    await client.query(`PREPARE TRANSACTION '${gid}'`);
+  };
+
+  it('waits for a prepared event below the horizon, then shows it before the later one', async (t) => {
+    if (!worker) return t.skip('not a Citus cluster (CITUS_URL)');
+    const hotel = app.hotels[0].id;
+    const start = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }),
+    );
+    await prepareEvent('evt_preparedgap', 'innkeep_test_feed_gap');
+    const later = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'reservation.created', hotelId: hotel, data: {} }),
+    );
+    const reading = page(start);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await (worker as pg.Client).query(`COMMIT PREPARED 'innkeep_test_feed_gap'`);
+    assert.deepEqual(
+      (await reading).data.map((e) => e.id),
+      ['evt_preparedgap', later],
+    );
+  });
+
+  it('answers nothing new while a prepared transaction stays unresolved, and never skips it', async (t) => {
+    if (!worker) return t.skip('not a Citus cluster (CITUS_URL)');
+    const hotel = app.hotels[0].id;
+    const start = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'calendar.updated', hotelId: hotel, data: {} }),
+    );
+    await prepareEvent('evt_preparedstuck', 'innkeep_test_feed_stuck');
+    const later = await app.t.db.transaction((tx) =>
+      recordEvent(tx, { type: 'reservation.created', hotelId: hotel, data: {} }),
+    );
+    const stuck = await page(start);
+    assert.deepEqual(stuck, { data: [], nextCursor: start });
+    await (worker as pg.Client).query(`COMMIT PREPARED 'innkeep_test_feed_stuck'`);
+    assert.deepEqual(
+      (await page(start)).data.map((e) => e.id),
+      ['evt_preparedstuck', later],
+    );
+  });
+});
+
 describe('webhook delivery by several processes', { skip: needsPostgres }, () => {
   const key = randomBytes(32).toString('base64');
   const hotel = makeHotel();
