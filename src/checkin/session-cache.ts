@@ -107,20 +107,21 @@ async function reachVersioned(db: Database, id: string, hotelId: string): Promis
   return found ? keep(cache, id, found.version, found.reached) : null;
 }
 
-/** Answers worked out from a session read from memory: with its rows, forgotten with them. */
+/** Answers worked out from a session held in memory: with its rows, forgotten with them. */
 const answers = new WeakMap<object, { key: string; hotel: object; answer: unknown }>();
 
 /**
  * The answer given before for this very read of a session (the same rows from memory, so the same
  * session version), made with the same signing key and the same catalogue entry of its hotel.
- * Never for a read from the database: those rows are new objects every time.
+ * A session read anew from the database (another version, or a session not held) has new row
+ * objects, so it never finds an older version's answer.
  */
 export function rememberedAnswer<T>(state: { session: object; hotel: object }, key: string): T | undefined {
   const found = answers.get(state.session);
   return found && found.key === key && found.hotel === state.hotel ? (found.answer as T) : undefined;
 }
 
-/** Keeps `answer` with a session read from memory (frozen: every later request shares it). */
+/** Keeps `answer` with a session held in memory (frozen: every later request shares it). */
 export function rememberAnswer<T>(state: { session: object; hotel: object }, key: string, answer: T): T {
   if (!Object.isFrozen(state.session)) return answer;
   answers.set(state.session, { key, hotel: state.hotel, answer: deepFreeze(answer) });
