@@ -67,25 +67,21 @@ export const reservationRepository = {
 
   /**
    * `forUpdate` locks the row for the rest of the transaction: changes serialise per reservation.
-   * A locking read names the hotel, read first from reservation_codes (which holds every code,
-   * migration 112): on Citus a locking read must stay inside one hotel's shard, and a code the
-   * directory does not hold is no reservation's (locked across shards, it was refused: a 500). A
-   * plain read stays one statement (the check-in statement budget), by code: on Citus it asks
-   * every shard.
+   * The hotel is read first from reservation_codes (which holds every code, migration 112), then
+   * the reservation inside that hotel: on Citus both statements stay on one shard (a read by code
+   * alone asked every shard, and a locking one was refused: a 500), and no one statement can join
+   * the two tables, sharded by different columns, on one shard. A code the directory does not hold
+   * is no reservation's.
    */
   async findByCode(
     db: Executor,
     code: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<ReservationRow | null> {
-    if (!options.forUpdate) {
-      const { rows } = await db.query(`SELECT ${COLUMNS} FROM reservations WHERE code = $1`, [code]);
-      return rows[0] ? toReservationRow(rows[0]) : null;
-    }
     const hotelId = await reservationCodesRepository.hotelOf(db, code);
     if (hotelId === null) return null;
     const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1 FOR UPDATE`,
+      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [code, hotelId],
     );
     return rows[0] ? toReservationRow(rows[0]) : null;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
+import type { Executor } from '../../src/infra/db/database.ts';
 import {
   assertProblem,
   book,
@@ -214,10 +215,15 @@ async function failResponseStores(): Promise<() => Promise<void>> {
   const name = `fail_store_${randomUUID().replaceAll('-', '')}`;
   // On both tables of keys: a booking's is its hotel's (issue 37), sharded on Citus, which makes a
   // trigger on a distributed table only when asked (elsewhere the setting names nothing and is kept
-  // as a placeholder) and takes DDL one statement per query.
+  // as a placeholder) and takes DDL one statement per query. Sequentially: after DDL run on the
+  // shards in parallel, Citus refuses a function command (the DROP FUNCTION) in the same transaction.
   const tables = ['idempotency_keys', 'hotel_idempotency_keys'];
-  await t.db.transaction(async (tx) => {
+  const citusSettings = async (tx: Executor) => {
     await tx.query('SET LOCAL citus.enable_unsafe_triggers TO on');
+    await tx.query(`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`);
+  };
+  await t.db.transaction(async (tx) => {
+    await citusSettings(tx);
     await tx.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'injected fault: storing the response'; END $$`);
     for (const table of tables) {
@@ -227,7 +233,7 @@ async function failResponseStores(): Promise<() => Promise<void>> {
   });
   return () =>
     t.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL citus.enable_unsafe_triggers TO on');
+      await citusSettings(tx);
       for (const table of tables) await tx.query(`DROP TRIGGER ${name} ON ${table}`);
       await tx.query(`DROP FUNCTION ${name}()`);
     });
