@@ -296,6 +296,14 @@ describe('search and the price calendar agree with the straightforward evaluatio
               ...(next(4) === 0 ? { maxStay: next(2) ? null : 1 + next(9) } : {}),
             }
           : null;
+      // A stay limit's minimum above its maximum is refused (400): keep the minimum alone.
+      if (
+        set &&
+        typeof set.minStay === 'number' &&
+        typeof set.maxStay === 'number' &&
+        set.minStay > set.maxStay
+      )
+        delete set.maxStay;
       const plan = hotel.ratePlans.filter((p) => !p.pricing && p.prices?.[roomTypeIds[0] as string]);
       const pricePlan = plan[next(plan.length)];
       const update =
@@ -325,16 +333,6 @@ describe('search and the price calendar agree with the straightforward evaluatio
       assert.ok([200, 409].includes(res.statusCode), `${JSON.stringify(update)}: ${res.body}`);
     }
   }
-
-  it('as quotes do, on random stays between random calendar changes and bookings', async () => {
-    const next = random(SEED + 1);
-    let offered = 0;
-    for (let round = 0; round < 3; round++) {
-      if (round > 0) await change(next, 40);
-      offered += await compareQuotes(next, round, STAYS / 2);
-    }
-    assert.ok(offered > STAYS / 4, `only ${offered} quotes had an offer`);
-  });
 
   /*
    * Booking decides on a fresh read of the database (stay-evaluation), and so does a quote on
@@ -410,5 +408,15 @@ describe('search and the price calendar agree with the straightforward evaluatio
     // The comparison means something only if it saw offers, refusals and invalid requests.
     assert.ok((seen[200] ?? 0) > STAYS, JSON.stringify(seen));
     assert.ok((seen[409] ?? 0) + (seen[422] ?? 0) > 20, JSON.stringify(seen));
+  });
+
+  it('as quotes do, on random stays between random calendar changes and bookings', async () => {
+    const next = random(SEED + 1);
+    let offered = 0;
+    for (let round = 0; round < 3; round++) {
+      if (round > 0) await change(next, 40);
+      offered += await compareQuotes(next, round, STAYS / 2);
+    }
+    assert.ok(offered > STAYS / 4, `only ${offered} quotes had an offer`);
   });
 });
