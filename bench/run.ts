@@ -397,7 +397,10 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
           duration: settings.duration,
         };
         await warm(spec);
-        const r = await alternate(() => load(urls, spec), baseline);
+        const r = await alternate(
+          withCpu(services, () => load(urls, spec)),
+          baseline,
+        );
         results.throughput.push({ variant, scenario, processes, ...r });
       }
     }

@@ -50,6 +50,19 @@ const steps = (hotel = 's.hotel_id') =>
    FROM checkin_steps st WHERE st.hotel_id = ${hotel} AND st.session_id = s.id)`;
 const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${steps('$2')} AS steps`;
 
+/**
+ * The version of a reached session's rows: the `xmin` (the id of the transaction that wrote it)
+ * of its session row, its reservation's row and each of its steps' rows. PostgreSQL gives every
+ * row a new `xmin` with each committed INSERT or UPDATE, whichever statement or process made it,
+ * so any write to the session, its steps or its reservation (or a step added or deleted) changes
+ * the version once it has committed; nothing has to remember to bump it. (The raw `xmin` is kept
+ * when a row is frozen; one row would need 2^32 transactions to show an old `xmin` again.)
+ * `$2` names the hotel (one shard on Citus).
+ */
+const ROW_VERSION = `s.xmin::text || '/' || r.xmin::text || '/' || coalesce(
+    (SELECT string_agg(st.xmin::text, ',' ORDER BY st.position)
+     FROM checkin_steps st WHERE st.hotel_id = $2 AND st.session_id = s.id), '')`;
+
 type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
 
 /** A session, its steps and its reservation: what reaching a session reads, in one statement. */
@@ -104,6 +117,40 @@ export const checkinRepository = {
       hotelIds === null ? [tokenHash] : [tokenHash, hotelIds.length === 1 ? hotelIds[0] : hotelIds],
     );
     return reached(rows[0]);
+  },
+
+  /**
+   * `reachByTokenHash` inside one hotel, with the rows' version (`sessionVersion`) read in the
+   * same statement, so the two agree.
+   */
+  async reachVersioned(
+    db: Executor,
+    tokenHash: Buffer,
+    hotelId: string,
+  ): Promise<{ reached: ReachedSession; version: string } | null> {
+    const { rows } = await db.query(
+      `SELECT ${sessionAndReservation('$2')}, ${ROW_VERSION} AS row_version
+       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
+       WHERE s.token_hash = $1 AND s.hotel_id = $2`,
+      [tokenHash, hotelId],
+    );
+    const row = rows[0] as Record<string, unknown> | undefined;
+    const found = reached(row);
+    return found && row ? { reached: found, version: row.row_version as string } : null;
+  },
+
+  /**
+   * The version of what `reachVersioned` reads (the session's row, its reservation's and its
+   * steps'), one narrow row; null when the session is gone. See ROW_VERSION.
+   */
+  async sessionVersion(db: Executor, tokenHash: Buffer, hotelId: string): Promise<string | null> {
+    const { rows } = await db.query<{ row_version: string }>(
+      `SELECT ${ROW_VERSION} AS row_version
+       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
+       WHERE s.token_hash = $1 AND s.hotel_id = $2`,
+      [tokenHash, hotelId],
+    );
+    return rows[0]?.row_version ?? null;
   },
 
   /**

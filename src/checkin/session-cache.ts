@@ -9,12 +9,40 @@ const CAPACITY = 2_000;
 const TABLES = ['checkin_sessions', 'checkin_steps', 'reservations'] as const;
 
 interface Entry {
-  changeCount: number;
+  /** Embedded engine: the database's change count when read. PostgreSQL: the rows' version. */
+  stamp: number | string;
   reached: ReachedSession;
 }
 
 /** Per database (its `identity`), so two apps of one process (tests) never share sessions. */
 const caches = new WeakMap<object, Map<string, Entry>>();
+
+function cacheOf(db: Database): Map<string, Entry> {
+  let cache = caches.get(db.identity);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db.identity, cache);
+  }
+  return cache;
+}
+
+/** Most recently used last: Map iteration order is insertion order. */
+function touch(cache: Map<string, Entry>, id: string, entry: Entry): ReachedSession {
+  cache.delete(id);
+  cache.set(id, entry);
+  return entry.reached;
+}
+
+/** Keeps a session just read (frozen: every request that reads it shares it). */
+function keep(cache: Map<string, Entry>, id: string, stamp: number | string, reached: ReachedSession) {
+  cache.delete(id);
+  cache.set(id, { stamp, reached: deepFreeze(reached) });
+  if (cache.size > CAPACITY) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return reached;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value) && !ArrayBuffer.isView(value)) {
@@ -31,8 +59,13 @@ function deepFreeze<T>(value: T): T {
  * On the embedded engine this process makes every write, and the database's `changeCount` moves
  * around each one to the sessions, their steps or reservations; a session read while it did not
  * move is answered again from memory until it does (any such write, once it has ended). So a guest
- * polling an unchanged session costs no statement, and nothing stale is ever answered. On PostgreSQL other processes write: every
- * read goes to the database.
+ * polling an unchanged session costs no statement, and nothing stale is ever answered.
+ *
+ * On PostgreSQL other processes write too, so every read asks the database, but a session this
+ * process holds costs one narrow statement: its rows' version (`sessionVersion`, the `xmin` of the
+ * session, its reservation and steps, which any committed write changes, whoever made it). The
+ * same version answers the session held (and the answer made from it); another reads it afresh.
+ * A read after a write through any process sees it. Only for ids naming one hotel (one shard).
  */
 export async function reachStoredSession(
   db: Database,
@@ -41,45 +74,54 @@ export async function reachStoredSession(
 ): Promise<ReachedSession | null> {
   if (hotelIds !== null && hotelIds.length === 0) return null;
   const changeCount = db.changeCount?.(TABLES);
-  if (changeCount === undefined) return repo.reachByTokenHash(db, hashSecret(id), hotelIds);
-  let cache = caches.get(db.identity);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db.identity, cache);
+  if (changeCount === undefined) {
+    const hotelId = hotelIds?.length === 1 ? hotelIds[0] : undefined;
+    return hotelId === undefined
+      ? repo.reachByTokenHash(db, hashSecret(id), hotelIds)
+      : reachVersioned(db, id, hotelId);
   }
+  const cache = cacheOf(db);
   const hit = cache.get(id);
-  if (hit && hit.changeCount === changeCount) {
-    // Most recently used last: Map iteration order is insertion order.
-    cache.delete(id);
-    cache.set(id, hit);
-    return hit.reached;
-  }
+  if (hit && hit.stamp === changeCount) return touch(cache, id, hit);
   const reached = await repo.reachByTokenHash(db, hashSecret(id), hotelIds);
   cache.delete(id);
-  if (!reached) return null;
-  // Shared by every request that reads it: frozen, so none can change what another is answered.
-  cache.set(id, { changeCount, reached: deepFreeze(reached) });
-  if (cache.size > CAPACITY) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  return reached;
+  return reached ? keep(cache, id, changeCount, reached) : null;
 }
 
-/** Answers worked out from a session read from memory: with its rows, forgotten with them. */
+/** PostgreSQL: the session held if its rows' version is still the database's, else read afresh. */
+async function reachVersioned(db: Database, id: string, hotelId: string): Promise<ReachedSession | null> {
+  const cache = cacheOf(db);
+  const tokenHash = hashSecret(id);
+  const hit = cache.get(id);
+  // The id names its hotel by its tag; the held rows are that hotel's.
+  if (hit && hit.reached.reservation.hotelId === hotelId) {
+    const version = await repo.sessionVersion(db, tokenHash, hotelId);
+    if (version === hit.stamp) return touch(cache, id, hit);
+    if (version === null) {
+      cache.delete(id);
+      return null;
+    }
+  }
+  const found = await repo.reachVersioned(db, tokenHash, hotelId);
+  cache.delete(id);
+  return found ? keep(cache, id, found.version, found.reached) : null;
+}
+
+/** Answers worked out from a session held in memory: with its rows, forgotten with them. */
 const answers = new WeakMap<object, { key: string; hotel: object; answer: unknown }>();
 
 /**
  * The answer given before for this very read of a session (the same rows from memory, so the same
  * session version), made with the same signing key and the same catalogue entry of its hotel.
- * Never for a read from the database: those rows are new objects every time.
+ * A session read anew from the database (another version, or a session not held) has new row
+ * objects, so it never finds an older version's answer.
  */
 export function rememberedAnswer<T>(state: { session: object; hotel: object }, key: string): T | undefined {
   const found = answers.get(state.session);
   return found && found.key === key && found.hotel === state.hotel ? (found.answer as T) : undefined;
 }
 
-/** Keeps `answer` with a session read from memory (frozen: every later request shares it). */
+/** Keeps `answer` with a session held in memory (frozen: every later request shares it). */
 export function rememberAnswer<T>(state: { session: object; hotel: object }, key: string, answer: T): T {
   if (!Object.isFrozen(state.session)) return answer;
   answers.set(state.session, { key, hotel: state.hotel, answer: deepFreeze(answer) });

@@ -21,8 +21,9 @@ import { HotelWindow } from './hotel-window.ts';
  * older than the one held (`HotelWindow.set`). A process's own writes show at once and are never
  * undone by a late notification; another process's show once its notification arrives. After the
  * listening connection was lost, every window is read again; while it is down, `nights` answers
- * `null` and search reads the database. Quotes and bookings always decide on the database under
- * its locks.
+ * `null` and search reads the database. Bookings always decide on the database under its locks;
+ * quotes too on PostgreSQL, and on the embedded engine, where the view is exact (this process
+ * makes every write and applies it before answering it), from the view (`evaluateForQuote`).
  */
 
 export const NIGHTS_CHANNEL = 'innkeep_nights';

@@ -8,11 +8,12 @@ import type { BookingContext } from './command-context.ts';
 import { depositSchedule, quotedSchedule } from './deposit-schedule.ts';
 import { ratePlanSummary } from './priced-stay.ts';
 import { requestedPromotion, requireApplied, requireUnlocked } from './promotion-request.ts';
-import { evaluate } from './stay-evaluation.ts';
+import { evaluateForQuote } from './stay-evaluation.ts';
 import { prepareStay, stayEcho } from './stay-request.ts';
 
 /**
- * Prices one (room type, rate plan) for a stay and stores the quote, which locks that price for
+ * Prices one (room type, rate plan) for a stay (`evaluateForQuote`: from memory on the embedded
+ * engine, where that is the database's current state) and stores the quote, which locks that price for
  * QUOTE_TTL_SECONDS. With `options.beforeCommit` (an idempotent request) the insert runs in a
  * transaction that the caller's work joins, so the stored response and the quote commit together;
  * without it the single INSERT is its own transaction.
@@ -22,16 +23,17 @@ export async function createQuote(
   body: QuoteRequest,
   options: WriteOptions<QuoteResponse> = {},
 ): Promise<QuoteResponse> {
-  const { req, hotel, now, today } = await prepareStay(ctx, body, false);
+  const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
   const promotion = await requestedPromotion(ctx.db, hotel, body.promoCode, req, today);
   requireUnlocked(
     hotel.ratePlans.find((p) => p.id === req.ratePlanId),
     body.promoCode,
     promotion,
   );
-  const { offers, unavailable } = await evaluate(
+  const { offers, unavailable } = await evaluateForQuote(
     ctx,
     hotel,
+    catalogHotel,
     { ...req, promotion },
     today,
     { roomTypeId: req.roomTypeId, ratePlanId: req.ratePlanId },

@@ -1,6 +1,7 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
+import { NightStore } from '../../hotel-calendar/night-store.ts';
 import { evaluateStay, type StayEvaluation } from '../rules/availability.ts';
 import type { StayInput } from '../rules/stay-validation.ts';
 import type { BookingContext } from './command-context.ts';
@@ -19,6 +20,39 @@ export async function evaluate(
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
   const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
+  return evaluateStay(
+    hotel,
+    { ...stay, today, now },
+    (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
+    only,
+    nights,
+  );
+}
+
+/**
+ * `evaluate`, for a quote: on the embedded engine from the process's in-memory view of the nights
+ * (night-store.ts), which is exact there: this process makes every write and hands each to the
+ * view when it commits, before its answer is sent, so a quote asked after any answered write sees
+ * it, as a fresh read would (the view answers what a fresh read gives: search-reference.test.ts).
+ * It saves the quote its read of the calendar (most of its database time). On PostgreSQL another
+ * process's change reaches the view up to a second late: a quote there reads the database. A
+ * stay outside the view's window reads the database too. `catalogHotel`: the catalogue's hotel
+ * (the view's), `hotel` the one priced (with stored rate plans).
+ */
+export async function evaluateForQuote(
+  ctx: BookingContext,
+  hotel: Hotel,
+  catalogHotel: Hotel,
+  stay: StayInput & { promotion?: Promotion | null },
+  today: string,
+  only: { roomTypeId: string; ratePlanId: string },
+  now: Date,
+): Promise<StayEvaluation> {
+  const nights =
+    ctx.db.kind === 'embedded'
+      ? await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut)
+      : null;
+  if (!nights) return evaluate(ctx, hotel, stay, today, only, now);
   return evaluateStay(
     hotel,
     { ...stay, today, now },

@@ -10,9 +10,10 @@ import { signSession } from './sign-session.ts';
 
 /**
  * The session and its signature (API.md 3.2). An open session whose reservation changed (a party
- * of one now, nothing due any more) is settled first, in a transaction of its own. A session read
- * from memory (embedded engine, unchanged since) answers what it answered before, with the same
- * signing key: the same session version, the same JWS (`signOnce` would give it again).
+ * of one now, nothing due any more) is settled first, in a transaction of its own. A session held
+ * in memory and unchanged since (session-cache.ts: the embedded engine's change count, or on
+ * PostgreSQL its rows' version) answers what it answered before, with the same signing key: the
+ * same session version, the same JWS (`signOnce` would give it again).
  */
 export async function getSession(ctx: CheckinContext, id: string): Promise<SignedSession> {
   let state = await reachSession(ctx, id);
