@@ -141,7 +141,11 @@ export const EnvSchema = Type.Object({
     'development and tests: webhooks may use http and reach private addresses',
   ),
   icalPollSeconds: int('ICAL_POLL_SECONDS', 300, 1, WEEK, 'how often each imported iCal feed is fetched'),
-  icalWorker: bool('ICAL_WORKER', true, 'whether this process fetches imported iCal feeds (each import is fetched by one process)'),
+  icalWorker: bool(
+    'ICAL_WORKER',
+    true,
+    'whether this process fetches imported iCal feeds (each import is fetched by one process)',
+  ),
   webhookConcurrency: int(
     'WEBHOOK_CONCURRENCY',
     10,
