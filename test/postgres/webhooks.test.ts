@@ -36,6 +36,17 @@ const clientExecutor = (client: pg.Client): Executor => ({
   },
 });
 
+/** A page of the feed after `after`, read with the app's root key. */
+async function feedPage(app: OperatorApp, after: string) {
+  const response = await app.t.inject({
+    method: 'GET',
+    url: `${OPERATOR}/events?after=${after}`,
+    headers: auth(app.root),
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json() as { data: Array<{ id: string }>; nextCursor: string };
+}
+
 describe('the event feed under out-of-order commits', { skip: needsPostgres }, () => {
   let app: OperatorApp;
   let a: pg.Client;
@@ -49,15 +60,7 @@ describe('the event feed under out-of-order commits', { skip: needsPostgres }, (
     await app?.t.close();
   });
 
-  const page = async (after: string) => {
-    const response = await app.t.inject({
-      method: 'GET',
-      url: `${OPERATOR}/events?after=${after}`,
-      headers: auth(app.root),
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    return response.json() as { data: Array<{ id: string }>; nextCursor: string };
-  };
+  const page = (after: string) => feedPage(app, after);
 
   it('shows an event whose transaction began first but committed last, after the reader passed a later one', async () => {
     const hotel = app.hotels[0].id;
@@ -175,15 +178,7 @@ describe('the event feed on Citus, between the two phases of a commit', { skip: 
     await app?.t.close();
   });
 
-  const page = async (after: string) => {
-    const response = await app.t.inject({
-      method: 'GET',
-      url: `${OPERATOR}/events?after=${after}`,
-      headers: auth(app.root),
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    return response.json() as { data: Array<{ id: string }>; nextCursor: string };
-  };
+  const page = (after: string) => feedPage(app, after);
   /** An event on the hotel's worker, in a transaction prepared there and left open. */
   const prepareEvent = async (id: string, gid: string) => {
     const client = worker as pg.Client;
