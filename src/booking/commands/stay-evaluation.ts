@@ -1,5 +1,6 @@
 import type { Hotel } from '../../catalog/catalog.schema.ts';
 import type { Promotion } from '../../catalog/promotion.schema.ts';
+import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { loadHotelNights } from '../../hotel-calendar/load-hotel-nights.ts';
 import { NightStore } from '../../hotel-calendar/night-store.ts';
 import { evaluateStay, type StayEvaluation } from '../rules/availability.ts';
@@ -20,13 +21,7 @@ export async function evaluate(
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
   const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
-  return evaluateStay(
-    hotel,
-    { ...stay, today, now },
-    (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
-    only,
-    nights,
-  );
+  return evaluateOn(nights, hotel, { ...stay, today, now }, only);
 }
 
 /**
@@ -53,9 +48,19 @@ export async function evaluateForQuote(
       ? await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut)
       : null;
   if (!nights) return evaluate(ctx, hotel, stay, today, only, now);
+  return evaluateOn(nights, hotel, { ...stay, today, now }, only);
+}
+
+/** The stay evaluated on `nights`, wherever they were read from: each room type's fewest rooms left. */
+function evaluateOn(
+  nights: HotelNights,
+  hotel: Hotel,
+  stay: Parameters<typeof evaluateStay>[1],
+  only: { roomTypeId: string; ratePlanId: string } | undefined,
+): StayEvaluation {
   return evaluateStay(
     hotel,
-    { ...stay, today, now },
+    stay,
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     only,
     nights,
