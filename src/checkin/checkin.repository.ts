@@ -1,5 +1,4 @@
 import type { Executor } from '../infra/db/database.ts';
-import { countInTwoWindows, countInWindow } from '../infra/db/fixed-window-counter.ts';
 import {
   COLUMNS as RESERVATION_COLUMNS,
   type ReservationRow,
@@ -97,7 +96,10 @@ function split({ steps, ...session }: SessionWithStepsRow): StoredSession {
   return { session, steps: steps ?? [] };
 }
 
-/** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
+/**
+ * Data access for check-in's sessions and their steps (reservations: src/reservations/; the proof
+ * limit's counters: proof-failures.repository.ts; the identity purge: identity-purge.repository.ts).
+ */
 export const checkinRepository = {
   /**
    * The session a guest's id names (by its hash), with its steps and reservation: one statement.
@@ -325,98 +327,5 @@ export const checkinRepository = {
     );
     if (!rows[0]) throw new Error(`check-in session ${sessionId} vanished`);
     return rows[0];
-  },
-
-  /**
-   * Counts one proof attempt by a client in its current fixed window (a new window starts when the
-   * old one has ended) and returns the count so far, atomically across processes.
-   */
-  countProofAttempt(db: Executor, clientHash: Buffer, now: Date, windowSeconds: number) {
-    return countInWindow(db, 'checkin_proof_failures', clientHash, now, windowSeconds);
-  },
-
-  /** Counts an attempt for `first`, and for `second` unless `first` is over `firstLimit`, in one statement. */
-  countProofAttempts(
-    db: Executor,
-    clients: { first: Buffer; firstLimit: number; second: Buffer },
-    now: Date,
-    windowSeconds: number,
-  ) {
-    return countInTwoWindows(db, 'checkin_proof_failures', clients, now, windowSeconds);
-  },
-
-  /**
-   * Takes back the attempts that turned out to be a valid proof. The rows are locked in the order
-   * given, the order `countProofAttempts` takes them in (the pair, then the address): concurrent
-   * proofs from one address never wait for each other in a cycle.
-   */
-  async forgiveProofAttempts(db: Executor, clientHashes: Buffer[]): Promise<void> {
-    await db.query(
-      `WITH locked AS (
-         SELECT client_hash FROM checkin_proof_failures
-         WHERE client_hash = ANY($1::bytea[])
-         ORDER BY array_position($1::bytea[], client_hash)
-         FOR UPDATE
-       )
-       UPDATE checkin_proof_failures f SET failures = greatest(f.failures - 1, 0)
-       FROM locked WHERE f.client_hash = locked.client_hash`,
-      [clientHashes],
-    );
-  },
-
-  async deleteEndedProofWindows(db: Executor, before: Date): Promise<number> {
-    const { rowCount } = await db.query('DELETE FROM checkin_proof_failures WHERE window_start <= $1', [
-      before,
-    ]);
-    return rowCount;
-  },
-
-  /**
-   * Identity steps still holding data, of stays that checked out on or before `checkOutOnOrBefore`.
-   * A read-only join with `reservations` (check-out date) and `hotels` (time zone, check-out time):
-   * the batch is chosen and ordered by check-out in SQL, which no query of one table can do; it
-   * writes nothing outside check-in's own tables.
-   */
-  async identityDataToPurge(db: Executor, checkOutOnOrBefore: string, limit: number) {
-    const { rows } = await db.query<{
-      session_id: number;
-      check_out: string;
-      timezone: string;
-      check_out_time: string | null;
-    }>(
-      `SELECT st.session_id, r.check_out, h.definition->>'timezone' AS timezone,
-              h.definition->>'checkOutTime' AS check_out_time
-       FROM checkin_steps st
-       JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id
-       JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       JOIN hotels h ON h.id = r.hotel_id
-       WHERE st.name = 'identity_document' AND st.purged_at IS NULL AND st.data IS NOT NULL
-         AND r.check_out <= $1::date
-       ORDER BY r.check_out, st.session_id
-       LIMIT $2`,
-      [checkOutOnOrBefore, limit],
-    );
-    return rows;
-  },
-
-  /**
-   * Deletes identity data for good: the ciphertexts go, the step shows `{ purged: true }`. Answers
-   * how many documents each hotel lost (only hotels that lost any).
-   */
-  async purgeIdentityData(
-    tx: Executor,
-    sessionIds: number[],
-    now: Date,
-  ): Promise<Array<{ hotelId: string; purged: number }>> {
-    // A plain UPDATE … RETURNING, counted here: no data-modifying CTE (sharded engines limit them).
-    const { rows } = await tx.query<{ hotel_id: string }>(
-      `UPDATE checkin_steps SET data = '{"purged":true}'::jsonb, secret = NULL, attachment = NULL, purged_at = $2
-       WHERE name = 'identity_document' AND session_id = ANY($1::bigint[]) AND purged_at IS NULL
-       RETURNING hotel_id`,
-      [sessionIds, now],
-    );
-    const counts = new Map<string, number>();
-    for (const r of rows) counts.set(r.hotel_id, (counts.get(r.hotel_id) ?? 0) + 1);
-    return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hotelId, purged]) => ({ hotelId, purged }));
   },
 };
