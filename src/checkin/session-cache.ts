@@ -127,3 +127,15 @@ export function rememberAnswer<T>(state: { session: object; hotel: object }, key
   answers.set(state.session, { key, hotel: state.hotel, answer: deepFreeze(answer) });
   return answer;
 }
+
+/**
+ * For tests only (no caller in src/): what this process holds of `db`'s sessions, most recently
+ * used last: each session's rows as read and the answer kept with them, if any. Lets a test check
+ * what per-process memory keeps of a guest's data (test/checkin/session-cache.test.ts).
+ */
+export function heldSessionsForTests(db: Database): Array<{ reached: ReachedSession; answer: unknown }> {
+  return [...cacheOf(db).values()].map(({ reached }) => ({
+    reached,
+    answer: answers.get(reached.session)?.answer,
+  }));
+}
