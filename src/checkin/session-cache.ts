@@ -1,6 +1,6 @@
 import { hashSecret } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
-import { type ReachedSession, checkinRepository as repo } from './checkin.repository.ts';
+import { type ReachedSession, reachedSessionRepository as repo } from './reached-session.repository.ts';
 
 /** Sessions a process remembers (a few KiB each), least recently used forgotten first. */
 const CAPACITY = 2_000;
