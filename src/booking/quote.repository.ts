@@ -1,4 +1,5 @@
-import type { Executor } from '../infra/db/database.ts';
+import type { Database, Executor } from '../infra/db/database.ts';
+import { groupedInserts } from '../infra/db/grouped-inserts.ts';
 import type { QuoteResponse } from './availability.schemas.ts';
 
 export interface StoredQuote {
@@ -8,14 +9,35 @@ export interface StoredQuote {
   used: boolean;
 }
 
+/** Quotes of one hotel in one statement: multi-row VALUES, so Citus routes it to the hotel's shard. */
+async function insertRows(db: Executor, hotelId: string, rows: NewQuote[]): Promise<void> {
+  const values = rows.map((_, i) => `($${3 * i + 2}, $1, $${3 * i + 3}, $${3 * i + 4})`).join(', ');
+  const params: unknown[] = [hotelId];
+  for (const { quote, expiresAt } of rows) params.push(quote.id, JSON.stringify(quote), expiresAt);
+  await db.query(`INSERT INTO quotes (id, hotel_id, body, expires_at) VALUES ${values}`, params);
+}
+
+interface NewQuote {
+  quote: QuoteResponse;
+  expiresAt: Date;
+}
+
+/** At most this many quotes a statement (and as many distinct statement texts prepared). */
+const QUOTES_PER_STATEMENT = 32;
+const groupedQuotes = groupedInserts<NewQuote>(insertRows, QUOTES_PER_STATEMENT);
+
 export const quoteRepository = {
-  async insert(db: Executor, quote: QuoteResponse, expiresAt: Date): Promise<void> {
-    await db.query('INSERT INTO quotes (id, hotel_id, body, expires_at) VALUES ($1, $2, $3, $4)', [
-      quote.id,
-      quote.hotelId,
-      JSON.stringify(quote),
-      expiresAt,
-    ]);
+  /** A quote written in the caller's transaction. */
+  async insert(tx: Executor, quote: QuoteResponse, expiresAt: Date): Promise<void> {
+    await insertRows(tx, quote.hotelId, [{ quote, expiresAt }]);
+  },
+
+  /**
+   * A quote written and committed on its own, with the other quotes of its hotel asked for at the
+   * same moment (`groupedInserts`): one statement for many quotes under load.
+   */
+  async insertCommitted(db: Database, quote: QuoteResponse, expiresAt: Date): Promise<void> {
+    await groupedQuotes(db, quote.hotelId, { quote, expiresAt });
   },
 
   /**

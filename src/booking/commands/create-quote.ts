@@ -63,7 +63,7 @@ export async function createQuote(
   if (schedule) quote.schedule = quotedSchedule(schedule.schedule, quote.total.currency);
   const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
   if (!options.beforeCommit) {
-    await quoteRepository.insert(ctx.db, stored, expiresAt);
+    await quoteRepository.insertCommitted(ctx.db, stored, expiresAt);
     return quote;
   }
   return ctx.db.transaction(async (tx) => {

@@ -2,7 +2,7 @@ import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.
 import type { Promotion } from '../../catalog/promotion.schema.ts';
 import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { discountApplies, promotionFits, unlocksPlan } from '../../promotions/rules/promotion-rules.ts';
-import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
+import type { PlanPrice, PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { partyFits, type RoomParty, splitParty } from './party.ts';
 import { type PriceOptions, priceStay, type StayPrice } from './pricing.ts';
@@ -82,10 +82,12 @@ export function evaluateStay(
     const violations: Array<RestrictionViolation | null> = [];
     // An occupancy-priced plan may refuse the party or find no rate: that plan makes no offer.
     const missed: Array<PlanRefusal | null> = [];
+    const plannedRooms: Array<PlanPrice[] | null> = [];
     for (const ratePlan of ratePlans) {
-      const { violation, refused } = checkStayRules(hotel, nights, roomType, ratePlan, req);
+      const { violation, refused, planned } = checkStayRules(hotel, nights, roomType, ratePlan, req);
       violations.push(violation);
       missed.push(refused);
+      plannedRooms.push(planned);
     }
     if (missed.length > 0 && missed.every((m) => m?.reason === 'occupancy')) {
       unavailable.push({ roomType, reason: 'occupancy', message: missed[0]?.message ?? '' });
@@ -113,10 +115,12 @@ export function evaluateStay(
           fits && promotion.discount && discountApplies(promotion, roomType.id, ratePlan.id)
             ? { code: promotion.code, name: promotion.name, discount: promotion.discount }
             : undefined;
+        const planned = plannedRooms[i];
         const options = {
           ...pricing,
           ...(req.now ? { now: req.now } : {}),
           ...(discounted ? { discount: discounted } : {}),
+          ...(planned ? { planned } : {}),
         };
         offers.push({
           roomType,

@@ -4,6 +4,7 @@ import { eachNight } from '../../dates/dates.ts';
 import { type HotelNights, hotelNights, type NightPrice } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../infra/currency.ts';
 import { discountAmount } from '../../promotions/rules/promotion-rules.ts';
+import type { PlanPrice } from '../../rate-plans/price-plan-stay.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import type { PriceLine } from '../../reservations/reservation.schemas.ts';
 import { type CancellationPolicy, cancellationPolicyFor, policyAsOf } from './cancellation-policy.ts';
@@ -82,6 +83,11 @@ export type PriceOptions = {
   now?: Date;
   /** A promotion code's discount that applies to this room type and rate plan (API.md 14.1). */
   discount?: { code: string; name: string; discount: PromotionDiscount };
+  /**
+   * The occupancy-priced plan's rooms as `checkStayRules` priced them for this same stay: taken as
+   * they are instead of pricing every room again.
+   */
+  planned?: PlanPrice[];
 };
 
 /** Room types and rate plans by id, per catalogue version (the hotel object). */
@@ -150,12 +156,14 @@ export function priceStay(
 
   const dates = eachNight(input.checkIn, input.checkOut);
   const split = splitParty(input.adults, input.children.length, input.rooms);
-  const planned = ratePlan.pricing
-    ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, {
-        ...input,
-        today: input.today ?? input.checkIn,
-      })
-    : null;
+  const planned = !ratePlan.pricing
+    ? null
+    : options.planned
+      ? { ok: true as const, rooms: options.planned }
+      : priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, {
+          ...input,
+          today: input.today ?? input.checkIn,
+        });
   if (planned && !planned.ok)
     throw new Error(`Rate plan ${ratePlan.id} refuses the stay: ${planned.message}`);
   // The price of room `r` on night `n`: the plan's own night by night, else the catalogue's price rule.

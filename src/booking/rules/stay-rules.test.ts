@@ -4,6 +4,7 @@ import { bareHotel, ROOM_TYPES, ratePlan } from '../../catalog/catalog.fixtures.
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import type { PlanPricing } from '../../catalog/rate-plan.model.ts';
 import { hotelNights } from '../../hotel-calendar/hotel-nights.ts';
+import { priceRoomsUnderPlan } from './plan-pricing.ts';
 import { checkStayRules } from './stay-rules.ts';
 
 const double = ROOM_TYPES.double as RoomTypeDef;
@@ -58,9 +59,15 @@ describe('checkStayRules: the hotel’s restrictions, then the plan’s own rule
 
   it('passes a stay both allow', () => {
     const h = hotel();
-    assert.deepEqual(checkStayRules(h, hotelNights(h), double, plan, stay('2027-02-08', '2027-02-12')), {
-      violation: null,
-      refused: null,
-    });
+    const allowed = stay('2027-02-08', '2027-02-12');
+    const verdict = checkStayRules(h, hotelNights(h), double, plan, allowed);
+    assert.equal(verdict.violation, null);
+    assert.equal(verdict.refused, null);
+    // The rooms as the plan prices them, for priceStay to take instead of pricing them again.
+    assert.deepEqual(
+      verdict.planned,
+      (priceRoomsUnderPlan(h, double, pricing, allowed) as { rooms: unknown }).rooms,
+    );
+    assert.equal(verdict.planned?.length, 1);
   });
 });

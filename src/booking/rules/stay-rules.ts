@@ -1,6 +1,6 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
-import type { PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
+import type { PlanPrice, PlanRefusal } from '../../rate-plans/price-plan-stay.ts';
 import { type PlanStayInput, priceRoomsUnderPlan } from './plan-pricing.ts';
 import { findRestriction, type RestrictionViolation } from './restrictions.ts';
 
@@ -13,6 +13,12 @@ export interface StayRulesVerdict {
   violation: RestrictionViolation | null;
   /** The plan refuses the stay for another reason (the party, no rate or extra for it): no offer. */
   refused: PlanRefusal | null;
+  /**
+   * An occupancy-priced plan's price of each room when it accepted the stay (null otherwise), for
+   * `priceStay` to take rather than price the rooms a second time (issue 36: twice per offer was
+   * most of what an AlpineBits plan added to a search).
+   */
+  planned: PlanPrice[] | null;
 }
 
 /**
@@ -36,9 +42,10 @@ export function checkStayRules(
     today: stay.today,
   };
   const violation = findRestriction(hotel, query, nights);
-  if (violation) return { violation, refused: null };
+  if (violation) return { violation, refused: null, planned: null };
   const planned = ratePlan.pricing ? priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, stay) : null;
-  if (!planned || planned.ok) return { violation: null, refused: null };
-  if (planned.restriction) return { violation: { ...planned.restriction }, refused: null };
-  return { violation: null, refused: planned };
+  if (!planned) return { violation: null, refused: null, planned: null };
+  if (planned.ok) return { violation: null, refused: null, planned: planned.rooms };
+  if (planned.restriction) return { violation: { ...planned.restriction }, refused: null, planned: null };
+  return { violation: null, refused: planned, planned: null };
 }
