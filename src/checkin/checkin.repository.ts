@@ -1,10 +1,4 @@
 import type { Executor } from '../infra/db/database.ts';
-import { countInTwoWindows, countInWindow } from '../infra/db/fixed-window-counter.ts';
-import {
-  COLUMNS as RESERVATION_COLUMNS,
-  type ReservationRow,
-  toReservationRow,
-} from '../reservations/reservation.row.ts';
 import type { StepState, StepStatus } from './rules/step-machine.ts';
 import type { StepName } from './steps/index.ts';
 
@@ -28,7 +22,8 @@ export interface StoredSession {
   steps: StepRow[];
 }
 
-const SESSION_FIELDS: (keyof SessionRow)[] = [
+/** The session's columns, in the order every read answers them (reached-session.repository.ts too). */
+export const SESSION_FIELDS: (keyof SessionRow)[] = [
   'id',
   'token_secret',
   'reservation_id',
@@ -44,141 +39,31 @@ const SESSION_COLUMNS = SESSION_FIELDS.join(', ');
  * statement whose correlated subquery only says `st.hotel_id = s.hotel_id` across every shard,
  * though its WHERE names the hotel; with the parameter in both, it goes to one shard.
  */
-const steps = (hotel = 's.hotel_id') =>
+export const steps = (hotel = 's.hotel_id') =>
   `(SELECT json_agg(json_build_object('name', st.name, 'status', st.status, 'required', st.required, 'data', st.data)
                    ORDER BY st.position)
    FROM checkin_steps st WHERE st.hotel_id = ${hotel} AND st.session_id = s.id)`;
 const SESSION_WITH_STEPS = `${SESSION_FIELDS.map((c) => `s.${c}`).join(', ')}, ${steps('$2')} AS steps`;
 
-/**
- * The version of a reached session's rows: the `xmin` (the id of the transaction that wrote it)
- * of its session row, its reservation's row and each of its steps' rows. PostgreSQL gives every
- * row a new `xmin` with each committed INSERT or UPDATE, whichever statement or process made it,
- * so any write to the session, its steps or its reservation (or a step added or deleted) changes
- * the version once it has committed; nothing has to remember to bump it. (The raw `xmin` is kept
- * when a row is frozen; one row would need 2^32 transactions to show an old `xmin` again.)
- * `$2` names the hotel (one shard on Citus).
- */
-const ROW_VERSION = `s.xmin::text || '/' || r.xmin::text || '/' || coalesce(
-    (SELECT string_agg(st.xmin::text, ',' ORDER BY st.position)
-     FROM checkin_steps st WHERE st.hotel_id = $2 AND st.session_id = s.id), '')`;
-
-type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
-
-/** A session, its steps and its reservation: what reaching a session reads, in one statement. */
-export interface ReachedSession extends StoredSession {
-  reservation: ReservationRow;
-}
-
-/**
- * The session's columns (and steps) renamed `s_…` beside the reservation's (`r.`): both tables
- * have `id`, `status`, `created_at` and `updated_at`. A read-only join: the reservation is read
- * with its own repository's columns and mapper, and nothing outside check-in's tables is written.
- */
-const sessionAndReservation = (
-  hotel?: string,
-) => `${SESSION_FIELDS.map((c) => `s.${c} AS s_${c}`).join(', ')},
-  ${steps(hotel)} AS s_steps,
-  ${RESERVATION_COLUMNS.split(',')
-    .map((c) => `r.${c.trim()}`)
-    .join(', ')}`;
-
-function reached(row: Record<string, unknown> | undefined): ReachedSession | null {
-  if (!row) return null;
-  const session = Object.fromEntries(['steps', ...SESSION_FIELDS].map((c) => [c, row[`s_${c}`]]));
-  return { ...split(session as unknown as SessionWithStepsRow), reservation: toReservationRow(row) };
-}
+/** A session row with its steps' JSON array, as `steps` reads it. */
+export type SessionWithStepsRow = SessionRow & { steps: StepRow[] | null };
 
 function stored(row: SessionWithStepsRow | undefined): StoredSession | null {
   return row ? split(row) : null;
 }
 
-function split({ steps, ...session }: SessionWithStepsRow): StoredSession {
+/** A session read with its steps, split into the two (no step yet: an empty list). */
+export function split({ steps, ...session }: SessionWithStepsRow): StoredSession {
   return { session, steps: steps ?? [] };
 }
 
-/** Data access for check-in: sessions, their steps, proof attempts (reservations: src/reservations/). */
+/**
+ * Data access for check-in's sessions and their steps: read by reservation, locked, created and
+ * written (a session read with its reservation: reached-session.repository.ts; reservations:
+ * src/reservations/; the proof limit's counters: proof-failures.repository.ts; the identity purge:
+ * identity-purge.repository.ts).
+ */
 export const checkinRepository = {
-  /**
-   * The session a guest's id names (by its hash), with its steps and reservation: one statement.
-   * With `hotelIds` (the hotels its id's tag names) only their rows are read: one shard on Citus.
-   */
-  async reachByTokenHash(
-    db: Executor,
-    tokenHash: Buffer,
-    hotelIds: readonly string[] | null,
-  ): Promise<ReachedSession | null> {
-    const hotel =
-      hotelIds === null ? '' : hotelIds.length === 1 ? ' AND s.hotel_id = $2' : ' AND s.hotel_id = ANY($2)';
-    const { rows } = await db.query(
-      `SELECT ${sessionAndReservation(hotelIds?.length === 1 ? '$2' : undefined)}
-       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       WHERE s.token_hash = $1${hotel}`,
-      hotelIds === null ? [tokenHash] : [tokenHash, hotelIds.length === 1 ? hotelIds[0] : hotelIds],
-    );
-    return reached(rows[0]);
-  },
-
-  /**
-   * `reachByTokenHash` inside one hotel, with the rows' version (`sessionVersion`) read in the
-   * same statement, so the two agree.
-   */
-  async reachVersioned(
-    db: Executor,
-    tokenHash: Buffer,
-    hotelId: string,
-  ): Promise<{ reached: ReachedSession; version: string } | null> {
-    const { rows } = await db.query(
-      `SELECT ${sessionAndReservation('$2')}, ${ROW_VERSION} AS row_version
-       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       WHERE s.token_hash = $1 AND s.hotel_id = $2`,
-      [tokenHash, hotelId],
-    );
-    const row = rows[0] as Record<string, unknown> | undefined;
-    const found = reached(row);
-    return found && row ? { reached: found, version: row.row_version as string } : null;
-  },
-
-  /**
-   * The version of what `reachVersioned` reads (the session's row, its reservation's and its
-   * steps'), one narrow row; null when the session is gone. See ROW_VERSION.
-   */
-  async sessionVersion(db: Executor, tokenHash: Buffer, hotelId: string): Promise<string | null> {
-    const { rows } = await db.query<{ row_version: string }>(
-      `SELECT ${ROW_VERSION} AS row_version
-       FROM checkin_sessions s JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       WHERE s.token_hash = $1 AND s.hotel_id = $2`,
-      [tokenHash, hotelId],
-    );
-    return rows[0]?.row_version ?? null;
-  },
-
-  /**
-   * A reservation by its hotel and confirmation code, with its session and steps if it has one:
-   * one statement, inside one hotel's rows (on Citus, one shard: the hotel is read first from
-   * `reservation_codes`, which is sharded by code). A read-only join, as `reachByTokenHash`.
-   */
-  async reservationWithSession(
-    db: Executor,
-    hotelId: string,
-    code: string,
-  ): Promise<{ reservation: ReservationRow; session: StoredSession | null } | null> {
-    const { rows } = await db.query(
-      `SELECT ${sessionAndReservation('$2')}
-       FROM reservations r
-       LEFT JOIN checkin_sessions s ON s.hotel_id = r.hotel_id AND s.reservation_id = r.id
-       WHERE r.hotel_id = $2 AND r.code = $1`,
-      [code, hotelId],
-    );
-    const row = rows[0] as Record<string, unknown> | undefined;
-    if (!row) return null;
-    const found = reached(row) as ReachedSession;
-    return {
-      reservation: found.reservation,
-      session: row.s_id === null ? null : { session: found.session, steps: found.steps },
-    };
-  },
-
   /** By the reservation and its hotel: on Citus, one shard. */
   async sessionByReservation(
     db: Executor,
@@ -325,98 +210,5 @@ export const checkinRepository = {
     );
     if (!rows[0]) throw new Error(`check-in session ${sessionId} vanished`);
     return rows[0];
-  },
-
-  /**
-   * Counts one proof attempt by a client in its current fixed window (a new window starts when the
-   * old one has ended) and returns the count so far, atomically across processes.
-   */
-  countProofAttempt(db: Executor, clientHash: Buffer, now: Date, windowSeconds: number) {
-    return countInWindow(db, 'checkin_proof_failures', clientHash, now, windowSeconds);
-  },
-
-  /** Counts an attempt for `first`, and for `second` unless `first` is over `firstLimit`, in one statement. */
-  countProofAttempts(
-    db: Executor,
-    clients: { first: Buffer; firstLimit: number; second: Buffer },
-    now: Date,
-    windowSeconds: number,
-  ) {
-    return countInTwoWindows(db, 'checkin_proof_failures', clients, now, windowSeconds);
-  },
-
-  /**
-   * Takes back the attempts that turned out to be a valid proof. The rows are locked in the order
-   * given, the order `countProofAttempts` takes them in (the pair, then the address): concurrent
-   * proofs from one address never wait for each other in a cycle.
-   */
-  async forgiveProofAttempts(db: Executor, clientHashes: Buffer[]): Promise<void> {
-    await db.query(
-      `WITH locked AS (
-         SELECT client_hash FROM checkin_proof_failures
-         WHERE client_hash = ANY($1::bytea[])
-         ORDER BY array_position($1::bytea[], client_hash)
-         FOR UPDATE
-       )
-       UPDATE checkin_proof_failures f SET failures = greatest(f.failures - 1, 0)
-       FROM locked WHERE f.client_hash = locked.client_hash`,
-      [clientHashes],
-    );
-  },
-
-  async deleteEndedProofWindows(db: Executor, before: Date): Promise<number> {
-    const { rowCount } = await db.query('DELETE FROM checkin_proof_failures WHERE window_start <= $1', [
-      before,
-    ]);
-    return rowCount;
-  },
-
-  /**
-   * Identity steps still holding data, of stays that checked out on or before `checkOutOnOrBefore`.
-   * A read-only join with `reservations` (check-out date) and `hotels` (time zone, check-out time):
-   * the batch is chosen and ordered by check-out in SQL, which no query of one table can do; it
-   * writes nothing outside check-in's own tables.
-   */
-  async identityDataToPurge(db: Executor, checkOutOnOrBefore: string, limit: number) {
-    const { rows } = await db.query<{
-      session_id: number;
-      check_out: string;
-      timezone: string;
-      check_out_time: string | null;
-    }>(
-      `SELECT st.session_id, r.check_out, h.definition->>'timezone' AS timezone,
-              h.definition->>'checkOutTime' AS check_out_time
-       FROM checkin_steps st
-       JOIN checkin_sessions s ON s.hotel_id = st.hotel_id AND s.id = st.session_id
-       JOIN reservations r ON r.hotel_id = s.hotel_id AND r.id = s.reservation_id
-       JOIN hotels h ON h.id = r.hotel_id
-       WHERE st.name = 'identity_document' AND st.purged_at IS NULL AND st.data IS NOT NULL
-         AND r.check_out <= $1::date
-       ORDER BY r.check_out, st.session_id
-       LIMIT $2`,
-      [checkOutOnOrBefore, limit],
-    );
-    return rows;
-  },
-
-  /**
-   * Deletes identity data for good: the ciphertexts go, the step shows `{ purged: true }`. Answers
-   * how many documents each hotel lost (only hotels that lost any).
-   */
-  async purgeIdentityData(
-    tx: Executor,
-    sessionIds: number[],
-    now: Date,
-  ): Promise<Array<{ hotelId: string; purged: number }>> {
-    // A plain UPDATE … RETURNING, counted here: no data-modifying CTE (sharded engines limit them).
-    const { rows } = await tx.query<{ hotel_id: string }>(
-      `UPDATE checkin_steps SET data = '{"purged":true}'::jsonb, secret = NULL, attachment = NULL, purged_at = $2
-       WHERE name = 'identity_document' AND session_id = ANY($1::bigint[]) AND purged_at IS NULL
-       RETURNING hotel_id`,
-      [sessionIds, now],
-    );
-    const counts = new Map<string, number>();
-    for (const r of rows) counts.set(r.hotel_id, (counts.get(r.hotel_id) ?? 0) + 1);
-    return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hotelId, purged]) => ({ hotelId, purged }));
   },
 };

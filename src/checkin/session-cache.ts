@@ -1,6 +1,6 @@
 import { hashSecret } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
-import { type ReachedSession, checkinRepository as repo } from './checkin.repository.ts';
+import { type ReachedSession, reachedSessionRepository as repo } from './reached-session.repository.ts';
 
 /** Sessions a process remembers (a few KiB each), least recently used forgotten first. */
 const CAPACITY = 2_000;
@@ -126,4 +126,16 @@ export function rememberAnswer<T>(state: { session: object; hotel: object }, key
   if (!Object.isFrozen(state.session)) return answer;
   answers.set(state.session, { key, hotel: state.hotel, answer: deepFreeze(answer) });
   return answer;
+}
+
+/**
+ * For tests only (no caller in src/): what this process holds of `db`'s sessions, most recently
+ * used last: each session's rows as read and the answer kept with them, if any. Lets a test check
+ * what per-process memory keeps of a guest's data (test/checkin/session-cache.test.ts).
+ */
+export function heldSessionsForTests(db: Database): Array<{ reached: ReachedSession; answer: unknown }> {
+  return [...cacheOf(db).values()].map(({ reached }) => ({
+    reached,
+    answer: answers.get(reached.session)?.answer,
+  }));
 }

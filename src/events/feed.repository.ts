@@ -1,4 +1,4 @@
-import type { Executor } from '../infra/db/database.ts';
+import { type Database, type Executor, isTransaction } from '../infra/db/database.ts';
 
 /**
  * Where a reader stands in the feed: the (transaction id, position) of the last event it saw.
@@ -75,10 +75,6 @@ const toEvent = (r: EventRow): StoredEvent => ({
  * the service talks to, the horizon is no later than the one the events' read would have taken:
  * every transaction below it had ended before the events are read, so the guarantee holds.
  */
-async function horizon(db: Executor): Promise<string> {
-  const { rows } = await db.query<{ horizon: string }>('SELECT events_feed_horizon()::text AS horizon');
-  return rows[0]?.horizon as string;
-}
 
 /** How long a page waits for the two-phase commits below its horizon to finish (see below). */
 const SETTLE_TIMEOUT_MS = 2000;
@@ -90,19 +86,49 @@ const SETTLE_POLL_MS = 5;
  * on the workers, commits on the coordinator, and only then commits the prepared parts (Citus's
  * CoordinatedTransactionCallback). In that gap its xid is below the horizon while its event cannot
  * be read yet. (A transaction on one worker alone commits there before the coordinator does, so it
- * has no such gap.) So the horizon is read together with the transactions prepared on any node at
- * that moment (migration 124; an empty list without Citus, in the same round trip), and the page
- * waits until every one of them is resolved. Each transaction below the horizon prepared before it
- * committed on the coordinator, so before the horizon was read: it is in that list or already
- * visible. Listed transactions above the horizon only make the wait longer. A prepared transaction
- * left behind by a coordinator crash is resolved by Citus's recovery (citus.recover_2pc_interval);
- * until then the page answers nothing new (never a skip), after SETTLE_TIMEOUT_MS.
+ * has no such gap.) So a page (`settle`) reads the horizon together with the transactions prepared
+ * on any node at that moment (migration 124, in the same round trip), and waits until every one of
+ * them is resolved. Each transaction below the horizon prepared before it committed on the
+ * coordinator, so before the horizon was read: it is in that list or already visible. Listed
+ * transactions above the horizon only make the wait longer. A prepared transaction left behind by a
+ * coordinator crash is resolved by Citus's recovery (citus.recover_2pc_interval); until then the
+ * page answers nothing new (never a skip), after SETTLE_TIMEOUT_MS.
+ *
+ * Without Citus that list is always empty, yet the function looks up pg_extension on every call; so
+ * whether the citus extension is installed is remembered per database (by its `identity`), read with
+ * the first page's horizon, and a server without it reads the horizon alone from then on. This
+ * assumes Citus is installed before the service starts (docs/production.md, moving a deployment),
+ * never under a running process: a per-process answer is then the database's for as long as the
+ * process lives.
  */
-async function settledHorizon(db: Executor): Promise<string | null> {
-  const { rows } = await db.query<{ horizon: string; pending: string[] }>(
-    'SELECT events_feed_horizon()::text AS horizon, events_feed_pending_commits() AS pending',
+const citusInstalled = new WeakMap<object, boolean>();
+
+/** The database an executor belongs to, to key what is remembered of it (none for a bare executor). */
+function identityOf(db: Executor): object | undefined {
+  if (isTransaction(db)) return db.database.identity;
+  return (db as Partial<Database>).identity;
+}
+
+/**
+ * The feed's horizon: every event whose transaction id is below it is published. With `settle`
+ * (a page of events) it also waits for the two-phase commits below it to become visible, and is
+ * null when they did not within SETTLE_TIMEOUT_MS; without (a cursor's check) it never waits.
+ */
+async function horizon(db: Executor, options: { settle: true }): Promise<string | null>;
+async function horizon(db: Executor, options: { settle: false }): Promise<string>;
+async function horizon(db: Executor, { settle }: { settle: boolean }): Promise<string | null> {
+  const identity = identityOf(db);
+  const citus = identity === undefined ? undefined : citusInstalled.get(identity);
+  if (!settle || citus === false) {
+    const { rows } = await db.query<{ horizon: string }>('SELECT events_feed_horizon()::text AS horizon');
+    return rows[0]?.horizon as string;
+  }
+  const { rows } = await db.query<{ horizon: string; pending: string[]; citus: boolean }>(
+    `SELECT events_feed_horizon()::text AS horizon, events_feed_pending_commits() AS pending,
+            EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
   );
-  const { horizon: read, pending } = rows[0] as { horizon: string; pending: string[] };
+  const { horizon: read, pending, citus: installed } = rows[0] as (typeof rows)[number];
+  if (identity !== undefined) citusInstalled.set(identity, installed);
   let waiting = new Set(pending);
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (waiting.size > 0) {
@@ -122,7 +148,7 @@ export const feedRepository = {
   async positionOf(db: Executor, id: string): Promise<{ at: FeedPosition; hotelId: string } | null> {
     const { rows } = await db.query<{ xid_text: string; position: number; hotel_id: string }>(
       `SELECT xid::text AS xid_text, position, hotel_id FROM events WHERE public_id = $1 AND xid < $2::text::xid8`,
-      [id, await horizon(db)],
+      [id, await horizon(db, { settle: false })],
     );
     const row = rows[0];
     return row ? { at: { xid: row.xid_text, position: Number(row.position) }, hotelId: row.hotel_id } : null;
@@ -141,7 +167,7 @@ export const feedRepository = {
       limit: number;
     },
   ): Promise<StoredEvent[]> {
-    const publishedBelow = await settledHorizon(db);
+    const publishedBelow = await horizon(db, { settle: true });
     if (publishedBelow === null) return [];
     const { rows } = await db.query<EventRow>(
       `SELECT position, xid::text AS xid_text, public_id, type, hotel_id, data, created_at

@@ -8,13 +8,16 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { heldSessionsForTests } from '../../src/checkin/session-cache.ts';
 import { cancel } from '../booking/helpers.ts';
 import { statementCounter } from '../helpers/statement-counter.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import {
   bookStay,
+  dataUrl,
   GUEST_DETAILS,
   getSession,
+  identityDocument,
   openedSession,
   startCheckinApp,
   statusOf,
@@ -106,5 +109,65 @@ describe('check-in sessions held in memory', () => {
       [booked.code],
     );
     assert.equal((await read(t, id)).session.status, 'completed');
+  });
+
+  describe('hold no decrypted guest identity data', () => {
+    // Values found nowhere else in a test app: a hit can only be this guest's data.
+    const NUMBER = 'QX7319TVK2804';
+    const IMAGE = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('kestrel-owl-0451')]);
+    const GUEST = {
+      ...GUEST_DETAILS,
+      firstName: 'Quirinella',
+      lastName: 'Zebrowskova',
+      dateOfBirth: '1957-11-23',
+      nationality: 'IS',
+    };
+
+    /** A session with both identity steps done, read twice (held, then answered from memory). */
+    async function heldSession(ctx: Parameters<typeof startCheckinApp>[0]) {
+      const { t, hotel } = await startCheckinApp(ctx);
+      const booked = await bookStay(t, hotel);
+      const { id } = await openedSession(t, booked);
+      await stepOk(t, id, 'guest_details', GUEST);
+      await stepOk(
+        t,
+        id,
+        'identity_document',
+        identityDocument(booked.checkOut, { number: NUMBER, image: dataUrl('image/jpeg', IMAGE) }),
+      );
+      const first = await read(t, id);
+      assert.equal((await read(t, id)).signature, first.signature);
+      // Every session the process holds of this database (other tests of the file share it).
+      const held = heldSessionsForTests(t.db);
+      const mine = held.filter((h) => h.reached.reservation.code === booked.code);
+      assert.equal(mine.length, 1);
+      // What is held is this session (the masked number its view shows), with its answer.
+      assert.ok(JSON.stringify(mine).includes('"numberLast4":"2804"'));
+      assert.ok(mine[0]?.answer, 'the signed answer is kept with the session');
+      return JSON.stringify(held);
+    }
+
+    it('the identity document: neither its number nor its image', async (ctx) => {
+      const text = await heldSession(ctx);
+      // The number is encrypted at rest and only ever shown masked (API.md 3.3), the image never.
+      for (const secret of [NUMBER, NUMBER.slice(0, -4), IMAGE.toString('base64'), 'kestrel-owl-0451']) {
+        assert.ok(!text.includes(secret), `held: ${secret}`);
+      }
+    });
+
+    it('the guest details: names, birth date, nationality (held today: see the todo)', async (ctx) => {
+      // A known gap, documented rather than hidden: guest_details is stored as given (not encrypted
+      // at rest) and shown in the session's answer (API.md 3.3), so the held rows and the answer
+      // carry it in plaintext. Keeping it out means not holding step data or the answer, a design
+      // change left to a decision. (A failing todo would still fail scripts/run-tests.ts, so this
+      // asserts today's state: when it changes, assert the values are absent instead.)
+      ctx.todo('the session cache holds guest_details in plaintext');
+      const text = await heldSession(ctx);
+      const values = [GUEST.firstName, GUEST.lastName, GUEST.dateOfBirth, `"${GUEST.nationality}"`];
+      assert.deepEqual(
+        values.filter((v) => text.includes(v)),
+        values,
+      );
+    });
   });
 });

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { EventType } from '../../src/events/event-types.ts';
 import { feedRepository } from '../../src/events/feed.repository.ts';
 import { recordEvent } from '../../src/events/record-event.ts';
+import type { Database } from '../../src/infra/db/database.ts';
 import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 describe('event feed', () => {
@@ -106,5 +107,28 @@ describe('event feed', () => {
     assert.ok((await feedRepository.deleteOlderThan(app.t.db, new Date(Date.now() - 30 * 864e5))) >= 1);
     const response = await feed(`?after=${old}`);
     assert.equal(response.statusCode, 400);
+  });
+
+  it('asks for two-phase commits to wait for on every page with Citus, and no more without', async () => {
+    const sent: string[] = [];
+    const db: Database = {
+      ...app.t.db,
+      query: (sql, params) => {
+        sent.push(sql);
+        return app.t.db.query(sql, params);
+      },
+    };
+    const page = { after: null, hotelIds: [app.hotels[0].id], types: null, limit: 1 };
+    await feedRepository.page(db, page);
+    sent.length = 0;
+    await feedRepository.page(db, page);
+    const { rows } = await app.t.db.query<{ citus: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
+    );
+    const asked = sent.filter((sql) => sql.includes('events_feed_pending_commits')).length;
+    // Remembered per database (src/events/feed.repository.ts): a server without Citus is asked once,
+    // and a page is then two statements, the horizon and the events.
+    if (rows[0]?.citus) assert.ok(asked >= 1, sent.join('\n'));
+    else assert.deepEqual([asked, sent.length], [0, 2], sent.join('\n'));
   });
 });

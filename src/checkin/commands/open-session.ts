@@ -7,6 +7,7 @@ import { reservationCodesRepository as codes } from '../../reservations/reservat
 import { checkinRepository as repo, type SessionRow, type StoredSession } from '../checkin.repository.ts';
 import type { SignedSession } from '../checkin.schemas.ts';
 import { recordCheckinEvent } from '../checkin-events.ts';
+import { reachedSessionRepository } from '../reached-session.repository.ts';
 import { sameLastName } from '../rules/proof.ts';
 import { stepFacts } from '../rules/reservation-facts.ts';
 import { initialSteps } from '../rules/step-machine.ts';
@@ -61,7 +62,7 @@ interface FoundReservation {
 async function reservationByCode(ctx: CheckinContext, code: string | null): Promise<FoundReservation | null> {
   if (!code) return null;
   const hotelId = await codes.hotelOf(ctx.db, code);
-  return hotelId === null ? null : repo.reservationWithSession(ctx.db, hotelId, code);
+  return hotelId === null ? null : reachedSessionRepository.reservationWithSession(ctx.db, hotelId, code);
 }
 
 /** The reservation the proof is for; a wrong code, name or token are all the same `not_found`. */

@@ -1,6 +1,6 @@
 import { hashSecret } from '../../infra/crypto/tokens.ts';
 import { windowLimitExceeded } from '../../infra/http/rate-limit-headers.ts';
-import { checkinRepository as repo } from '../checkin.repository.ts';
+import { proofFailuresRepository as repo } from '../proof-failures.repository.ts';
 import type { CheckinContext } from './checkin-context.ts';
 
 /**

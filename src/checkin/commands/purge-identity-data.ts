@@ -2,7 +2,8 @@ import { addDays, zonedInstant } from '../../dates/dates.ts';
 import type { Database } from '../../infra/db/database.ts';
 import type { AuditActor } from '../../operator-access/audit-entries.repository.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../../operator-access/audit-trail.ts';
-import { checkinRepository as repo } from '../checkin.repository.ts';
+import { identityPurgeRepository as repo } from '../identity-purge.repository.ts';
+import { proofFailuresRepository } from '../proof-failures.repository.ts';
 
 const BATCH = 500;
 /** Proof-failure windows older than this are of no use to the rate limit any more. */
@@ -52,6 +53,6 @@ export async function purgeIdentityData(
     }
     if (candidates.length < BATCH || due.length < candidates.length) break;
   }
-  await repo.deleteEndedProofWindows(db, new Date(now.getTime() - PROOF_WINDOW_KEEP_MS));
+  await proofFailuresRepository.deleteEndedProofWindows(db, new Date(now.getTime() - PROOF_WINDOW_KEEP_MS));
   return purged;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inlineParameters } from './postgres.ts';
+import { inlineParameters } from './postgres-transaction.ts';
 import { carriedParts } from './write-part.ts';
 
 describe('carriedParts (writes carried by another statement)', () => {
