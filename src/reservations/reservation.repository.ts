@@ -28,6 +28,19 @@ export interface NewReservation {
 
 const one = (rows: Record<string, unknown>[]) => toReservationRow(rows[0] as Record<string, unknown>);
 
+async function readInHotel(
+  db: Executor,
+  code: string,
+  hotelId: string,
+  forUpdate: boolean,
+): Promise<ReservationRow | null> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [code, hotelId],
+  );
+  return rows[0] ? toReservationRow(rows[0]) : null;
+}
+
 /** The SQL of the `reservations` table: the only place that reads or writes it. */
 export const reservationRepository = {
   /**
@@ -62,6 +75,9 @@ export const reservationRepository = {
         r.now,
       ],
     );
+    // Remembered before the commit: a rollback leaves a code no reservation has, which a read
+    // finds missing in that hotel and asks the directory about again.
+    reservationCodesRepository.remember(r.code, r.hotelId);
     return one(rows);
   },
 
@@ -71,20 +87,22 @@ export const reservationRepository = {
    * the reservation inside that hotel: on Citus both statements stay on one shard (a read by code
    * alone asked every shard, and a locking one was refused: a 500), and no one statement can join
    * the two tables, sharded by different columns, on one shard. A code the directory does not hold
-   * is no reservation's.
+   * is no reservation's. A code's hotel never changes: a hotel remembered for it skips the
+   * directory, and one that holds no such reservation is asked of the directory again.
    */
   async findByCode(
     db: Executor,
     code: string,
     options: { forUpdate?: boolean } = {},
   ): Promise<ReservationRow | null> {
+    const remembered = reservationCodesRepository.rememberedHotelOf(code);
+    if (remembered !== undefined) {
+      const row = await readInHotel(db, code, remembered, options.forUpdate === true);
+      if (row) return row;
+    }
     const hotelId = await reservationCodesRepository.hotelOf(db, code);
     if (hotelId === null) return null;
-    const { rows } = await db.query(
-      `SELECT ${COLUMNS} FROM reservations WHERE hotel_id = $2 AND code = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-      [code, hotelId],
-    );
-    return rows[0] ? toReservationRow(rows[0]) : null;
+    return hotelId === remembered ? null : readInHotel(db, code, hotelId, options.forUpdate === true);
   },
 
   /** By row id (a check-in session's reservation), which must exist. */
