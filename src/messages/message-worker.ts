@@ -15,8 +15,8 @@ import { isStaffMessageKind, type Language, MESSAGES_CHANNEL } from './message-k
 import {
   type ClaimedMessage,
   type MessageOutcome,
-  messageRepository as repo,
-} from './messages.repository.ts';
+  messageOutboxRepository as outbox,
+} from './message-outbox.repository.ts';
 import { messageView } from './messages.view.ts';
 import { renderAddressNotice } from './render/address-notice.ts';
 import { type InvoiceFacts, renderMessage } from './render/render-message.ts';
@@ -224,10 +224,10 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
     concurrency: options.concurrency ?? 4,
     pollIntervalMs: config.webhookPollIntervalMs,
     graceMs: 10_000,
-    claim: (limit, claim) => repo.claim(db, limit, claim, leaseSeconds),
+    claim: (limit, claim) => outbox.claim(db, limit, claim, leaseSeconds),
     run: (message) => run(message),
     async record(tx, outcomes) {
-      const failed = await repo.record(tx, outcomes, giveUpAfter);
+      const failed = await outbox.record(tx, outcomes, giveUpAfter);
       for (const m of failed) {
         if (isStaffMessageKind(m.kind)) continue; // a staff e-mail is no reservation's event
         // In the transaction that marks it failed: the event and the status commit together.
@@ -238,6 +238,6 @@ export function startMessageWorker(options: MessageWorkerOptions): ClaimWorker {
         });
       }
     },
-    release: (message) => repo.release(db, message.id, message.claim),
+    release: (message) => outbox.release(db, message.id, message.claim),
   });
 }
