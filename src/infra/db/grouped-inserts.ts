@@ -14,7 +14,7 @@ interface Group<Row> {
 /**
  * Rows that many requests write on their own, each committed before its request is answered, as
  * one statement per group of them (a group commit): quotes (issue 36). A row that finds no write
- * of its group (same database, same `key`) under way is written at once, alone, so a quiet service
+ * of its group (same database handle, same `key`) under way is written at once, alone, so a quiet service
  * waits for nothing; rows that come while one is under way wait for it and then go together, up
  * to `maxRows` a statement. Under load a statement and its commit are paid once per group rather
  * than once per row; on the embedded engine, which runs one statement at a time, that cost was
@@ -67,8 +67,10 @@ export function groupedInserts<Row>(
   }
 
   return (db, key, row) => {
-    const byKey = groups.get(db.identity) ?? new Map<string, Group<Row>>();
-    groups.set(db.identity, byKey);
+    // By handle, not by the database's identity: a group is written through the handle that
+    // started it, and another handle of the same database (a test's second app) may close first.
+    const byKey = groups.get(db) ?? new Map<string, Group<Row>>();
+    groups.set(db, byKey);
     let group = byKey.get(key);
     if (!group) {
       group = { waiting: [], writing: false };
