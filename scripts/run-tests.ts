@@ -83,8 +83,11 @@ const PROCESSES = Math.min(CONCURRENCY, files.length);
 await mkdir(SHARD_DIR, { recursive: true });
 // The processes tests start run the service and CLIs as `npm start` and the CLIs' scripts do: the
 // project's build (`dist/`, see build.ts), made again here so it holds the sources under test.
-const BUILD_DIR = path.join(ROOT, BUILD);
-await buildService(ROOT, BUILD_DIR);
+// A run started by a test of this runner (test/hardening/test-runner.test.ts) is given the outer
+// run's build instead: building `dist/` again rewrote it under the other tests' feet, and a
+// service starting meanwhile read a chunk half written ("does not provide an export named …").
+const BUILD_DIR = process.env[TEST_BUILD_ENV] ?? path.join(ROOT, BUILD);
+if (process.env[TEST_BUILD_ENV] === undefined) await buildService(ROOT, BUILD_DIR);
 process.env[TEST_BUILD_ENV] = BUILD_DIR;
 // Tells test-database.ts that each file's suite begins the file (no root-level database to make).
 process.env[TEST_SHARD_ENV] = '1';

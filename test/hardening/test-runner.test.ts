@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { run } from '../helpers/service-process.ts';
+import { TEST_BUILD_ENV } from '../helpers/test-run-env.ts';
 
 const FIXTURE = `import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -30,9 +31,10 @@ describe('npm test’s report', () => {
     try {
       const env = Object.fromEntries(
         Object.entries(process.env).filter(
-          // The embedded engine whatever this run's (the fixture needs no database).
+          // The embedded engine whatever this run's (the fixture needs no database); this run's
+          // build kept, so the inner run does not build `dist/` again under the other tests.
           ([key]) =>
-            !key.startsWith('INNKEEP_TEST') &&
+            (key === TEST_BUILD_ENV || !key.startsWith('INNKEEP_TEST')) &&
             !key.startsWith('NODE_TEST') &&
             !['NODE_OPTIONS', 'DATABASE_URL'].includes(key),
         ),
