@@ -14,9 +14,9 @@ interface Group<Row> {
 /**
  * Rows that many requests write on their own, each committed before its request is answered, as
  * one statement per group of them (a group commit): quotes (issue 36). A row that finds no write
- * of its group (same database handle, same `key`) under way is written at once, alone, so a quiet service
- * waits for nothing; rows that come while one is under way wait for it and then go together, up
- * to `maxRows` a statement. Under load a statement and its commit are paid once per group rather
+ * of its group (same database handle, same `key`) under way is written at once, alone, so a quiet
+ * service waits for nothing; rows that come while one is under way wait for it and then go
+ * together, up to `maxRows` a statement. Under load a statement and its commit are paid once per group rather
  * than once per row; on the embedded engine, which runs one statement at a time, that cost was
  * most of a quote.
  *
