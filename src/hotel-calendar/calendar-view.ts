@@ -1,7 +1,8 @@
 import { sellsRoomType } from '../rate-plans/priced-hotel.ts';
 import type { CalendarView } from './calendar.schemas.ts';
 import { nightsOf } from './calendar-update.ts';
-import { type HotelNights, standardOccupancyPrice } from './hotel-nights.ts';
+import { standardOccupancyPrice } from './catalogue-night.ts';
+import type { HotelNights } from './hotel-nights.ts';
 
 /** External holds per `room type\u0000night` (docs/api.md §9.1): all of them, and those counted in `sold`. */
 export type ChannelNights = Map<string, { holds: number; taken: number }>;

@@ -116,6 +116,10 @@ export const COLUMNS = `id, code, hotel_id, status, room_type_id, rate_plan_id, 
   created_at, updated_at`;
 
 /** The one mapper from a `reservations` row (selected with `COLUMNS`) to `ReservationRow`. */
+/** The first row of a statement that must answer one (an UPDATE … RETURNING by key). */
+export const oneReservation = (rows: Record<string, unknown>[]) =>
+  toReservationRow(rows[0] as Record<string, unknown>);
+
 export function toReservationRow(r: Record<string, unknown>): ReservationRow {
   return {
     id: r.id as number,

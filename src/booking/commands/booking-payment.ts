@@ -4,8 +4,8 @@ import { AppError } from '../../infra/http/problems.ts';
 import { takeDeposit } from '../../payments/card-on-file.ts';
 import { assertUsableToken } from '../../payments/charge.ts';
 import type { DepositTerms } from '../../payments/rules/payment-schedule.ts';
-import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import type { ReservationRow, ScheduledPayment } from '../../reservations/reservation.row.ts';
+import { reservationPaymentsRepository as reservationPayments } from '../../reservations/reservation-payments.repository.ts';
 import type { QuoteResponse } from '../availability.schemas.ts';
 import type { StayPrice } from '../rules/pricing.ts';
 import type { CommandContext } from './command-context.ts';
@@ -87,7 +87,7 @@ export async function payAtBooking(
   if (quote.ratePlan.prepayment === 'full') {
     const moved = await chargeFor(tx, ctx, inserted, payment.token, inserted.totalAmount, 'booking', basis);
     // Part of creation, not a change: the version stays 1.
-    const row = await reservations.markPaid(tx, inserted, inserted.totalAmount);
+    const row = await reservationPayments.markPaid(tx, inserted, inserted.totalAmount);
     return { row, moved: [moved] };
   }
   if (!deposit) return { row: inserted, moved: [] };
@@ -103,7 +103,7 @@ export async function payAtBooking(
     ...(charge.brand ? { brand: charge.brand } : {}),
     ...(charge.last4 ? { last4: charge.last4 } : {}),
   };
-  const row = await reservations.markDepositPaid(tx, inserted, chargeNow, {
+  const row = await reservationPayments.markDepositPaid(tx, inserted, chargeNow, {
     ...inserted.stay,
     cardOnFile: card,
   });

@@ -1,6 +1,7 @@
 import type { Hotel, RatePlan, RoomTypeDef } from '../../catalog/catalog.schema.ts';
 import { addDays } from '../../dates/dates.ts';
-import type { HotelNights, NightRestrictions } from '../../hotel-calendar/hotel-nights.ts';
+import type { NightRestrictions } from '../../hotel-calendar/catalogue-night.ts';
+import type { HotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import { sellsRoomType } from '../../rate-plans/priced-hotel.ts';
 import { partyFits, splitParty } from './party.ts';
 import { priceRoomsUnderPlan } from './plan-pricing.ts';

@@ -1,7 +1,8 @@
 import type { Hotel, RatePlan, RoomTypeDef, ServiceDef } from '../../catalog/catalog.schema.ts';
 import type { PromotionDiscount } from '../../catalog/promotion.schema.ts';
 import { eachNight } from '../../dates/dates.ts';
-import { type HotelNights, hotelNights, type NightPrice } from '../../hotel-calendar/hotel-nights.ts';
+import type { NightPrice } from '../../hotel-calendar/catalogue-night.ts';
+import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 import type { Money } from '../../infra/currency.ts';
 import { discountAmount } from '../../promotions/rules/promotion-rules.ts';
 import type { PlanPrice } from '../../rate-plans/price-plan-stay.ts';

@@ -1,11 +1,7 @@
 import { DEFAULT_MAX_UNPAID_NIGHTS, type Hotel } from '../../catalog/catalog.schema.ts';
 import { addDays, eachNight, nightsBetween } from '../../dates/dates.ts';
-import {
-  type HotelNights,
-  hotelNights,
-  type RuleSource,
-  type StayLimit,
-} from '../../hotel-calendar/hotel-nights.ts';
+import type { RuleSource, StayLimit } from '../../hotel-calendar/catalogue-night.ts';
+import { type HotelNights, hotelNights } from '../../hotel-calendar/hotel-nights.ts';
 
 export type RestrictionRule =
   | 'stop_sell'

@@ -4,8 +4,8 @@ import { MoneyRef } from '../../infra/http/common-schemas.ts';
 import { StorableString } from '../../infra/http/text-schemas.ts';
 import { closeBalance } from '../../payments/card-on-file.ts';
 import { chargeWithinTransaction } from '../../payments/charge.ts';
-import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
+import { reservationPaymentsRepository as reservationPayments } from '../../reservations/reservation-payments.repository.ts';
 import { balanceDue } from '../rules/reservation-facts.ts';
 import { defineStep } from './step.ts';
 
@@ -59,10 +59,10 @@ export const payment = defineStep({
       tokenPath: '/data/token',
       declined: (message, declineCode) => `The payment was declined (${declineCode}): ${message}`,
     });
-    let paid = await reservations.addPayment(tx, reservation, amount, now);
+    let paid = await reservationPayments.addPayment(tx, reservation, amount, now);
     // A deposit plan's balance (scheduled, or refused by the card on file) is paid now (API.md 14.2).
     if (paid.stay.paymentSchedule)
-      paid = await reservations.replaceStay(tx, paid, await closeBalance(tx, paid, 'paid'));
+      paid = await reservationPayments.replaceStay(tx, paid, await closeBalance(tx, paid, 'paid'));
     // `payment.succeeded` (API.md 8.1), in the step's transaction: the reservation as the hotel sees it.
     await recordEvent(tx, {
       type: 'payment.succeeded',

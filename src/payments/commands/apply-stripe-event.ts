@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Clock } from '../../infra/clock.ts';
 import type { Database, Executor } from '../../infra/db/database.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
+import { reservationPaymentsRepository as reservationPayments } from '../../reservations/reservation-payments.repository.ts';
 import { recordPaymentEvent } from '../payment-events.ts';
 import { paymentLedger } from '../payments.repository.ts';
 import { chargeIdempotencyKey, ourAmount, STRIPE_METADATA } from '../stripe-intent-outcome.ts';
@@ -184,7 +185,7 @@ async function chargeRefunded(tx: Executor, clock: Clock, charge: Stripe.Charge)
     providerRef: latest ?? `${charge.id}/refunded/${charge.amount_refunded}`,
     chargeRef: intentId,
   });
-  const after = await reservations.refundedAtProvider(tx, row, amount, clock.now());
+  const after = await reservationPayments.refundedAtProvider(tx, row, amount, clock.now());
   await recordPaymentEvent(tx, 'payment.refunded', row.hotelId, after, {
     amount,
     currency: row.currency,
