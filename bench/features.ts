@@ -34,6 +34,8 @@ export interface FeaturesSettings {
   rounds: number;
   connections: number;
   reservationsPerRound: number;
+  /** Profile the featured service with `node --cpu-prof` into this directory (BENCH_CPU_PROF_DIR). */
+  cpuProfDir?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface FeaturesSettings {
  * rates by number of adults, children by age band, for every room type over the next 500 nights,
  * so search, quote and booking price `flex` from the message's plan.
  */
-function ratePlans(): string {
+export function ratePlans(): string {
   const start = dayFromNow(0);
   const end = dayFromNow(500);
   const rates = Array.from(
@@ -75,7 +77,7 @@ function ratePlans(): string {
 </OTA_HotelRatePlanNotifRQ>`;
 }
 
-async function sendRatePlans(url: string, key: string): Promise<void> {
+export async function sendRatePlans(url: string, key: string): Promise<void> {
   const form = new FormData();
   form.set('action', 'OTA_HotelRatePlanNotif:RatePlans');
   form.set('request', ratePlans());
@@ -135,6 +137,8 @@ export async function featuresVariant(
       SMTP_URL: sink.url,
       WEBHOOK_ALLOW_PRIVATE: 'true',
     });
+    if (settings.cpuProfDir)
+      featuredOptions.nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`];
     const plain = await startService(plainOptions);
     procs.push(plain);
     const featured = await startService(featuredOptions);

@@ -277,7 +277,7 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '| `BENCH_SOAK_SECONDS` | 45 | sustained run for the memory check; `600` for the 10-minute check |',
     "| `BENCH_LOG_LEVEL` | warn | the service's LOG_LEVEL (info logs two lines per request) |",
     '| `BENCH_LABEL` | latest | results go to bench/results/<label>.json; `before.json` is compared against |',
-    '| `BENCH_CPU_PROF_DIR` | unset | run the services (throughput and growth) with `node --cpu-prof` into this directory; summarise with `node --import tsx bench/profile-summary.ts <dir> <marker>` |',
+    '| `BENCH_CPU_PROF_DIR` | unset | run the services (throughput, growth and the featured service of features) with `node --cpu-prof` into this directory; summarise with `node --import tsx bench/profile-summary.ts <dir> <marker>` |',
     '| `BENCH_START_SECONDS` | 300 | how long a process may take to answer before the run gives up on it (and kills it) |',
     "| `BENCH_PORTS` | unset | take the services' and baselines' ports from this range (e.g. `42000-42999`) |",
     '| `PG_DATABASE_PREFIX` | innkeep_ | prefix of the PostgreSQL databases the run makes (`<prefix>bench_…`) |',

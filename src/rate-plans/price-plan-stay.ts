@@ -1,5 +1,5 @@
 import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
-import { addDays, eachNight, nightsBetween } from '../dates/dates.ts';
+import { eachNight, nightsBetween } from '../dates/dates.ts';
 import {
   bookingRuleViolation,
   type PlanRestriction,
@@ -194,30 +194,32 @@ export function pricePlanStay(
   const nightValues: bigint[] = [];
   const freeNights = new Set<string>();
   const offer = plan.freeNights;
-  let night = checkIn;
-  while (night < checkOut) {
+  // The nights by index (one memoised list) rather than by date arithmetic night after night.
+  const dates = eachNight(checkIn, checkOut);
+  let n = 0;
+  while (n < los) {
+    const night = dates[n] as string;
     const rate = rates.find((r) => rateCoversNight(r, night));
     if (!rate) return refuse('unavailable', `The rate plan has no price for ${night}.`);
     const amount = rateAmount(plan, rate, occupancy, party);
     if (typeof amount === 'string') return refuse('unavailable', `The rate plan has ${amount} on ${night}.`);
-    const left = nightsBetween(night, checkOut);
+    const left = los - n;
     const leftInRate = rate.to === undefined ? left : nightsBetween(night, rate.to) + 1;
     // A weekday rate prices its nights one by one (its next night may be another rate's).
     const chunk = rate.days ? 1 : Math.min(left, leftInRate, unit);
     let free = false;
     if (offer && los >= offer.nightsRequired && chunk === 1) {
       free = offer.repeat
-        ? nightsBetween(checkIn, night) % offer.nightsRequired >=
-          offer.nightsRequired - offer.nightsDiscounted
+        ? n % offer.nightsRequired >= offer.nightsRequired - offer.nightsDiscounted
         : left <= offer.nightsDiscounted;
     }
     // The chunk's share (amount × chunk / unit) spread evenly over its nights: amount / unit each.
+    const value = free ? 0n : BigInt(amount) * scale;
     for (let i = 0; i < chunk; i++) {
-      const date = addDays(night, i);
-      if (free) freeNights.add(date);
-      nightValues.push(free ? 0n : BigInt(amount) * scale);
+      if (free) freeNights.add(dates[n + i] as string);
+      nightValues.push(value);
     }
-    night = addDays(night, chunk);
+    n += chunk;
   }
 
   const pax = party.adults + party.children.length;
@@ -244,7 +246,7 @@ export function pricePlanStay(
   const nights: PlanPrice['nights'] = [];
   let running = 0n;
   let shown = 0;
-  eachNight(checkIn, checkOut).forEach((date, i) => {
+  dates.forEach((date, i) => {
     running += nightValues[i] ?? 0n;
     const upTo = rtappRound([running], denominator, minorDigits);
     nights.push({ date, amount: upTo - shown, free: freeNights.has(date) });

@@ -34,7 +34,7 @@ export async function createQuote(
     ctx,
     hotel,
     catalogHotel,
-    { ...req, promotion },
+    Object.assign({}, req, { promotion }),
     today,
     { roomTypeId: req.roomTypeId, ratePlanId: req.ratePlanId },
     now,
@@ -59,9 +59,11 @@ export async function createQuote(
     ...(offer.promotion ? { promotion: offer.promotion } : {}),
   };
   // A deposit plan's schedule as booking now would make it (the booking computes it again then).
-  const schedule = depositSchedule(ctx.config, hotel, { ...quote, nightly: offer.price.nightly }, now);
+  // Object.assign, not spreads: see docs/architecture.md, "Object spreads on hot paths".
+  const nightly = { nightly: offer.price.nightly };
+  const schedule = depositSchedule(ctx.config, hotel, Object.assign({}, quote, nightly), now);
   if (schedule) quote.schedule = quotedSchedule(schedule.schedule, quote.total.currency);
-  const stored = { ...quote, nightly: offer.price.nightly } as QuoteResponse;
+  const stored: QuoteResponse = Object.assign({}, quote, nightly);
   if (!options.beforeCommit) {
     await quoteRepository.insertCommitted(ctx.db, stored, expiresAt);
     return quote;

@@ -24,7 +24,7 @@ export async function requestedPromotion(
   kept = false,
 ): Promise<Promotion | null> {
   if (code === undefined || code === null) return null;
-  const dates = { ...stay, today, nights: nightsBetween(stay.checkIn, stay.checkOut) };
+  const dates = Object.assign({}, stay, { today, nights: nightsBetween(stay.checkIn, stay.checkOut) });
   return promotionForStay(db, hotel, code, dates, kept ? { countUses: false, checkBookingDates: false } : {});
 }
 

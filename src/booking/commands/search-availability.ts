@@ -29,7 +29,7 @@ async function searchNights(
   if (!nights) return evaluate(ctx, hotel, stay, today, undefined, now);
   return evaluateStay(
     hotel,
-    { ...stay, today, now },
+    Object.assign({}, stay, { today, now }),
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     undefined,
     nights,
@@ -42,7 +42,15 @@ export async function searchAvailability(ctx: BookingContext, body: SearchReques
   const { req, hotel, catalogHotel, now, today } = await prepareStay(ctx, body, false);
   // One read for the code, whatever the number of offers it prices.
   const promotion = await requestedPromotion(ctx.db, hotel, body.promoCode, req, today);
-  const evaluation = await searchNights(ctx, hotel, catalogHotel, { ...req, promotion }, today, now);
+  // Object.assign, not a spread: see docs/architecture.md, "Object spreads on hot paths".
+  const evaluation = await searchNights(
+    ctx,
+    hotel,
+    catalogHotel,
+    Object.assign({}, req, { promotion }),
+    today,
+    now,
+  );
   if (evaluation.offers.length === 0) throw noOfferError(evaluation.unavailable);
   requireApplied(evaluation.offers, body.promoCode, promotion);
   return searchAnswer(hotel, req, evaluation);

@@ -21,7 +21,7 @@ export async function evaluate(
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
   const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
-  return evaluateOn(nights, hotel, { ...stay, today, now }, only);
+  return evaluateOn(nights, hotel, Object.assign({}, stay, { today, now }), only);
 }
 
 /**
@@ -48,7 +48,7 @@ export async function evaluateForQuote(
       ? await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut)
       : null;
   if (!nights) return evaluate(ctx, hotel, stay, today, only, now);
-  return evaluateOn(nights, hotel, { ...stay, today, now }, only);
+  return evaluateOn(nights, hotel, Object.assign({}, stay, { today, now }), only);
 }
 
 /** The stay evaluated on `nights`, wherever they were read from: each room type's fewest rooms left. */

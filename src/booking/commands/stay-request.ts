@@ -7,12 +7,12 @@ import { hotelOrFail } from './hotel-lookup.ts';
 
 /** A search or quote body with its defaults: no children, one room, each service once. */
 export function withDefaults<T extends { children?: number[]; rooms?: number; services?: string[] }>(req: T) {
-  return {
-    ...req,
+  // Object.assign, not a spread: see docs/architecture.md, "Object spreads on hot paths".
+  return Object.assign({}, req, {
     children: req.children ?? [],
     rooms: req.rooms ?? 1,
     services: [...new Set(req.services ?? [])],
-  };
+  });
 }
 
 /** Defaults applied, hotel found, and the rules the schema cannot express checked. */

@@ -116,19 +116,21 @@ export function evaluateStay(
             ? { code: promotion.code, name: promotion.name, discount: promotion.discount }
             : undefined;
         const planned = plannedRooms[i];
-        const options = {
-          ...pricing,
-          ...(req.now ? { now: req.now } : {}),
-          ...(discounted ? { discount: discounted } : {}),
-          ...(planned ? { planned } : {}),
+        // Properties set one by one, not spread in: see docs/architecture.md, "Object spreads on hot paths".
+        const options: PriceOptions = {
+          summary: pricing.summary,
+          now: req.now ?? pricing.now,
+          discount: discounted ?? pricing.discount,
+          planned: planned ?? pricing.planned,
         };
-        offers.push({
+        const offer: Offer = {
           roomType,
           ratePlan,
           available,
           price: priceStay(hotel, stay, nights, options),
-          ...(fits ? { promotion: { code: promotion.code, name: promotion.name } } : {}),
-        });
+        };
+        if (fits) offer.promotion = { code: promotion.code, name: promotion.name };
+        offers.push(offer);
       }
     }
     if (offers.length > before) continue;

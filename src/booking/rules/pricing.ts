@@ -161,10 +161,12 @@ export function priceStay(
     ? null
     : options.planned
       ? { ok: true as const, rooms: options.planned }
-      : priceRoomsUnderPlan(hotel, roomType, ratePlan.pricing, {
-          ...input,
-          today: input.today ?? input.checkIn,
-        });
+      : priceRoomsUnderPlan(
+          hotel,
+          roomType,
+          ratePlan.pricing,
+          Object.assign({}, input, { today: input.today ?? input.checkIn }),
+        );
   if (planned && !planned.ok)
     throw new Error(`Rate plan ${ratePlan.id} refuses the stay: ${planned.message}`);
   // The price of room `r` on night `n`: the plan's own night by night, else the catalogue's price rule.
