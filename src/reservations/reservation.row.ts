@@ -115,11 +115,11 @@ export const COLUMNS = `id, code, hotel_id, status, room_type_id, rate_plan_id, 
   access_token_hash, source, internal_notes, stay_status, arrived_at, departed_at, room_numbers, version,
   created_at, updated_at`;
 
-/** The one mapper from a `reservations` row (selected with `COLUMNS`) to `ReservationRow`. */
 /** The first row of a statement that must answer one (an UPDATE … RETURNING by key). */
 export const oneReservation = (rows: Record<string, unknown>[]) =>
   toReservationRow(rows[0] as Record<string, unknown>);
 
+/** The one mapper from a `reservations` row (selected with `COLUMNS`) to `ReservationRow`. */
 export function toReservationRow(r: Record<string, unknown>): ReservationRow {
   return {
     id: r.id as number,

@@ -60,10 +60,10 @@ export async function createQuote(
   };
   // A deposit plan's schedule as booking now would make it (the booking computes it again then).
   // Object.assign, not spreads: see docs/architecture.md, "Object spreads on hot paths".
-  const nightly = { nightly: offer.price.nightly };
-  const schedule = depositSchedule(ctx.config, hotel, Object.assign({}, quote, nightly), now);
+  const withNightly = { nightly: offer.price.nightly };
+  const schedule = depositSchedule(ctx.config, hotel, Object.assign({}, quote, withNightly), now);
   if (schedule) quote.schedule = quotedSchedule(schedule.schedule, quote.total.currency);
-  const stored: QuoteResponse = Object.assign({}, quote, nightly);
+  const stored: QuoteResponse = Object.assign({}, quote, withNightly);
   if (!options.beforeCommit) {
     await quoteRepository.insertCommitted(ctx.db, stored, expiresAt);
     return quote;

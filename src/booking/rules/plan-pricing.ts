@@ -1,5 +1,5 @@
 import type { Hotel, RoomTypeDef } from '../../catalog/catalog.schema.ts';
-import type { Occupancy, PlanPricing } from '../../catalog/rate-plan.model.ts';
+import type { Occupancy, PlanPricing, SupplementDef } from '../../catalog/rate-plan.model.ts';
 import { minorDigits } from '../../infra/currency.ts';
 import { type PlanPrice, type PlanRefusal, pricePlanStay } from '../../rate-plans/price-plan-stay.ts';
 import { splitParty } from './party.ts';
@@ -138,11 +138,7 @@ export type PlanDetails = {
 };
 
 /** A supplement's code with its texts, when it has them. */
-function supplementTexts(s: {
-  id: string;
-  names?: Record<string, string>;
-  descriptions?: Record<string, string>;
-}) {
+function supplementTexts(s: SupplementDef) {
   const entry: PlanDetails['supplements'][number] = { code: s.id };
   if (s.names) entry.names = s.names;
   if (s.descriptions) entry.descriptions = s.descriptions;
