@@ -106,6 +106,8 @@ describe('the folio at the front desk', { skip: skipWithoutChromium }, () => {
     await page.getByRole('heading', { name: `Reservation ${code}` }).waitFor();
     const folio = page.locator('#folio');
     await folio.getByRole('heading', { name: 'Folio' }).waitFor();
+    // The card's heading is drawn at once and its lines when the folio arrives: wait for them.
+    await folio.locator('[data-total="balance"]').waitFor();
     const before = await folioOf(code);
     assert.ok(before.lines.length > 0);
     assert.equal(await folio.locator('tbody tr').count(), before.lines.length);
