@@ -49,7 +49,8 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
   app.get(
     '/hotels/:hotel/guest-register',
     {
-      config: { operatorScope: 'guests:identity' },
+      // A read that writes an audit entry: in the audit scope, so the entry carries the request id.
+      config: { operatorScope: 'guests:identity', auditScope: true },
       schema: {
         operationId: 'getGuestRegister',
         summary: 'Read the guest register of an arrival date',

@@ -9,6 +9,14 @@ import { type AuditActor, auditEntriesRepository } from './audit-entries.reposit
 import type { Principal } from './scopes.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Whether the route's handler runs in an audit scope (its entries name the request's actor and
+     * id). Default: yes for POST, PUT, PATCH and DELETE, no for GET and HEAD. A read that writes an
+     * entry says `true`; a hot write that never does (search, quote) says `false`.
+     */
+    auditScope?: boolean;
+  }
   interface FastifyRequest {
     /** Who acts when it is not the operator credential (a guest, a channel), set by the route's guard. */
     auditActor?: AuditActor;
@@ -42,15 +50,59 @@ function requestActor(request: FastifyRequest): AuditActor {
 }
 
 /**
- * Every request's handler runs in its audit scope: the actor (the guard's principal, or the guest or
- * channel a route names) read when an entry is written, and the request id. Registered before the
- * routes, it runs after authentication and body parsing, so the handler and its command see it.
+ * A write's handler runs in its audit scope: the actor (the guard's principal, or the guest or
+ * channel a route names), read when an entry is written, and the request id. Registered before the
+ * routes, it wraps each route's handler (after authentication and body parsing), so the handler and
+ * its command see it until the handler's promise settles. Which routes: the route's `auditScope`,
+ * by default every POST, PUT, PATCH and DELETE.
+ *
+ * Why not every request: on Node 20 an enabled AsyncLocalStorage keeps promise hooks on for every
+ * promise of the process, about a tenth of a search's CPU (bench/NOTES.md, 2026-11-28 (6)). So the
+ * storage is disabled whenever no scoped handler is running, and searches, quotes and reads, which
+ * write no entry, never turn it on. A scope ends when its handler settles, not when the response is
+ * closed: a client that hangs up mid-write must not leave the entry without its actor.
  */
 export const auditScopePlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preHandler', (request, _reply, done) => {
-    scopes.run({ actor: () => requestActor(request), requestId: String(request.id) }, done);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const wanted = route.config?.auditScope ?? methods.some((m) => !READS.has(m));
+    if (!wanted) return;
+    const handler = route.handler;
+    route.handler = function inAuditScope(this: FastifyInstance, request, reply) {
+      const scope: AuditScope = { actor: () => requestActor(request), requestId: String(request.id) };
+      inScope += 1;
+      let result: unknown;
+      try {
+        result = scopes.run(scope, () => handler.call(this, request, reply));
+      } catch (error) {
+        leaveScope();
+        throw error;
+      }
+      if (isThenable(result)) return Promise.resolve(result).finally(leaveScope);
+      // A handler that answers from a callback: its scope lasts until the response is done.
+      reply.raw.once('close', leaveScope);
+      return result;
+    } as typeof handler;
   });
 });
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+/** Handlers running in an audit scope now; the storage (and Node's promise hooks) is off at 0. */
+let inScope = 0;
+
+function leaveScope(): void {
+  inScope -= 1;
+  if (inScope === 0) scopes.disable();
+}
+
+/** How many route handlers run in an audit scope now (0 when none: the promise hooks are off). */
+export function handlersInAuditScope(): number {
+  return inScope;
+}
 
 /** What a command records of a change it made. */
 export interface AuditRecord {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { auditRetentionJob } from '../../src/operator-access/audit-retention.ts';
-import { cancel, type Json } from '../booking/helpers.ts';
+import { handlersInAuditScope } from '../../src/operator-access/audit-trail.ts';
+import { cancel, type Json, stay } from '../booking/helpers.ts';
 import { bookStay, onReservation } from '../booking/reservation-helpers.ts';
 import { TestClock } from '../helpers/test-app.ts';
 import { staffSessionOf } from '../staff/helpers.ts';
@@ -271,6 +272,38 @@ describe('the audit trail', () => {
         payload: {},
       });
       assert.ok([404, 405].includes(r.statusCode), `${method}: ${r.statusCode}`);
+    }
+  });
+
+  it('names each write’s own actor and request id when writes by two keys overlap with searches', async () => {
+    // The scope is on only while a write's handler runs (audit-trail.ts): overlapping writes and
+    // the searches between them (which run outside it) must not end another write's scope early.
+    const night = await makeKey(app, { scopes: ['inventory:write'], name: 'Night PC' });
+    const writes = Array.from({ length: 24 }, (_, i) =>
+      app.t.inject({
+        method: 'PATCH',
+        url: `${OPERATOR}/hotels/${h2}/calendar`,
+        headers: { ...auth((i % 2 === 0 ? desk : night).key), 'x-request-id': `overlap-${i}` },
+        payload: { updates: [{ from: '2031-03-01', to: '2031-03-02', set: { stopSell: i % 3 === 0 } }] },
+      }),
+    );
+    const searches = Array.from({ length: 24 }, (_, i) =>
+      app.t.inject({
+        method: 'POST',
+        url: '/api/v1/booking/availability/search',
+        payload: { hotelId: h2, ...stay(app.t, 200, 1 + (i % 5)), adults: 2 },
+      }),
+    );
+    const answers = await Promise.all([...writes, ...searches]);
+    for (const res of answers) assert.equal(res.statusCode, 200, res.body);
+    assert.equal(handlersInAuditScope(), 0, 'no handler left in a scope');
+    const entries = (await entriesOf(`?action=calendar.updated&hotelId=${h2}&limit=200`)).filter((e) =>
+      String(e.requestId).startsWith('overlap-'),
+    );
+    assert.equal(entries.length, 24);
+    for (const e of entries) {
+      const i = Number(e.requestId.slice('overlap-'.length));
+      assert.equal(e.actor.id, (i % 2 === 0 ? desk : night).id, JSON.stringify(e));
     }
   });
 
