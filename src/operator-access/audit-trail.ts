@@ -12,8 +12,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * Whether the route's handler runs in an audit scope (its entries name the request's actor and
-     * id). Default: yes for POST, PUT, PATCH and DELETE, no for GET and HEAD. A read that writes an
-     * entry says `true`; a hot write that never does (search, quote) says `false`.
+     * id). Default: yes for POST, PUT, PATCH and DELETE, no for GET, HEAD and OPTIONS. A read that
+     * writes an entry says `true`; a hot write that never does (search, quote) says `false`.
      */
     auditScope?: boolean;
   }
