@@ -8,7 +8,7 @@ import { noOfferError, unavailableEntry } from './availability-problems.ts';
 import type { BookingContext } from './command-context.ts';
 import { ratePlanSummary } from './priced-stay.ts';
 import { requestedPromotion, requireApplied } from './promotion-request.ts';
-import { evaluate } from './stay-evaluation.ts';
+import { datedStay, evaluate } from './stay-evaluation.ts';
 import { prepareStay, stayEcho, type withDefaults } from './stay-request.ts';
 
 /**
@@ -29,7 +29,7 @@ async function searchNights(
   if (!nights) return evaluate(ctx, hotel, stay, today, undefined, now);
   return evaluateStay(
     hotel,
-    Object.assign({}, stay, { today, now }),
+    datedStay(stay, today, now),
     (roomTypeId) => nights.leastLeft(roomTypeId, stay.checkIn, stay.checkOut),
     undefined,
     nights,

@@ -8,6 +8,18 @@ import type { StayInput } from '../rules/stay-validation.ts';
 import type { BookingContext } from './command-context.ts';
 
 /**
+ * The stay as the rules take it: with the hotel's today and the moment asked. Object.assign, not a
+ * spread: once per search or quote (docs/architecture.md, "Object spreads on hot paths").
+ */
+export function datedStay<T extends object>(
+  stay: T,
+  today: string,
+  now: Date,
+): T & { today: string; now: Date } {
+  return Object.assign({}, stay, { today, now });
+}
+
+/**
  * Evaluates a stay against the hotel's nights as they stand now: the catalogue merged with the
  * calendar's overrides and the live inventory, read fresh (a change is seen by the next request).
  */
@@ -21,7 +33,7 @@ export async function evaluate(
 ): Promise<StayEvaluation> {
   const roomTypeIds = only ? [only.roomTypeId] : hotel.roomTypes.map((r) => r.id);
   const nights = await loadHotelNights(ctx.db, hotel, stay.checkIn, stay.checkOut, roomTypeIds);
-  return evaluateOn(nights, hotel, Object.assign({}, stay, { today, now }), only);
+  return evaluateOn(nights, hotel, datedStay(stay, today, now), only);
 }
 
 /**
@@ -48,7 +60,7 @@ export async function evaluateForQuote(
       ? await NightStore.of(ctx.db).nights(catalogHotel, today, stay.checkIn, stay.checkOut)
       : null;
   if (!nights) return evaluate(ctx, hotel, stay, today, only, now);
-  return evaluateOn(nights, hotel, Object.assign({}, stay, { today, now }), only);
+  return evaluateOn(nights, hotel, datedStay(stay, today, now), only);
 }
 
 /** The stay evaluated on `nights`, wherever they were read from: each room type's fewest rooms left. */

@@ -116,8 +116,9 @@ export function evaluateStay(
             ? { code: promotion.code, name: promotion.name, discount: promotion.discount }
             : undefined;
         const planned = plannedRooms[i];
-        // Properties set one by one, not spread in: see docs/architecture.md, "Object spreads on hot paths".
-        const options: PriceOptions = {
+        // Properties set one by one, not spread in: see docs/architecture.md, "Object spreads on hot
+        // paths". Every option named (an option added to PriceOptions must be passed on here too).
+        const options: { [K in keyof Required<PriceOptions>]: PriceOptions[K] } = {
           summary: pricing.summary,
           now: req.now ?? pricing.now,
           discount: discounted ?? pricing.discount,
