@@ -60,7 +60,9 @@ function requestActor(request: FastifyRequest): AuditActor {
  * promise of the process, about a tenth of a search's CPU (bench/NOTES.md, 2026-11-28 (6)). So the
  * storage is disabled whenever no scoped handler is running, and searches, quotes and reads, which
  * write no entry, never turn it on. A scope ends when its handler settles, not when the response is
- * closed: a client that hangs up mid-write must not leave the entry without its actor.
+ * closed: a client that hangs up mid-write must not leave the entry without its actor. (A handler
+ * that answers with `reply` settles when its response has finished; tests under `inject` saw some
+ * not settle within seconds, which keeps the hooks on longer, never ends a scope early.)
  */
 export const auditScopePlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {
@@ -97,11 +99,6 @@ let inScope = 0;
 function leaveScope(): void {
   inScope -= 1;
   if (inScope === 0) scopes.disable();
-}
-
-/** How many route handlers run in an audit scope now (0 when none: the promise hooks are off). */
-export function handlersInAuditScope(): number {
-  return inScope;
 }
 
 /** What a command records of a change it made. */
