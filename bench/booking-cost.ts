@@ -22,9 +22,10 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { writeCatalog } from './catalog.ts';
+import { cpuMs, type Entry, entriesOf, settingsOf } from './cost-probe.ts';
 import { type LoadResult, load } from './load.ts';
 import { createDatabase, newKey, type Proc, ROOT, spawnNode } from './processes.ts';
 import { makeQuotes } from './quotes.ts';
@@ -33,37 +34,8 @@ const rounds = Number(process.env.COST_ROUNDS ?? 3);
 const embedded = process.env.COST_ENGINE === 'embedded';
 const bookings = Number(process.env.COST_BOOKINGS ?? 600);
 const connections = Number(process.env.COST_CONNECTIONS ?? 50);
-const extraEnv = Object.fromEntries(
-  (process.env.COST_ENV ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((kv) => kv.split('=') as [string, string]),
-);
-interface Entry {
-  label: string;
-  root: string;
-  env: Record<string, string>;
-}
-const entries: Entry[] = (process.argv.length > 2 ? process.argv.slice(2) : [ROOT]).map((arg) => {
-  const [path, ...settings] = arg.split(',');
-  return {
-    label: arg,
-    root: resolve(path as string),
-    env: Object.fromEntries(settings.map((kv) => kv.split('=') as [string, string])),
-  };
-});
-
-const TICK_MS = 1000 / 100; // USER_HZ
-
-async function cpuMs(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
+const extraEnv = settingsOf(process.env.COST_ENV);
+const entries = entriesOf(process.argv.slice(2));
 
 interface Build {
   entry: Entry;

@@ -43,7 +43,7 @@ export interface FeaturesSettings {
  * rates by number of adults, children by age band, for every room type over the next 500 nights,
  * so search, quote and booking price `flex` from the message's plan.
  */
-function ratePlans(): string {
+export function ratePlans(): string {
   const start = dayFromNow(0);
   const end = dayFromNow(500);
   const rates = Array.from(
@@ -77,7 +77,7 @@ function ratePlans(): string {
 </OTA_HotelRatePlanNotifRQ>`;
 }
 
-async function sendRatePlans(url: string, key: string): Promise<void> {
+export async function sendRatePlans(url: string, key: string): Promise<void> {
   const form = new FormData();
   form.set('action', 'OTA_HotelRatePlanNotif:RatePlans');
   form.set('request', ratePlans());

@@ -1,0 +1,59 @@
+/**
+ * What the A/B probes (booking-cost.ts, search-cost.ts) share: the checkouts named on the command
+ * line, each with settings of its own, and a process's CPU time read from /proc — the figure the
+ * machine's other load moves least, so two builds alternated in one run can be compared by it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ROOT } from './processes.ts';
+
+export interface Entry {
+  label: string;
+  root: string;
+  env: Record<string, string>;
+}
+
+/** `<checkout>[,KEY=VALUE…]` per argument (this checkout when none): the same path may come twice. */
+export function entriesOf(args: string[]): Entry[] {
+  return (args.length > 0 ? args : [ROOT]).map((arg) => {
+    const [path, ...settings] = arg.split(',');
+    return {
+      label: arg,
+      root: resolve(path as string),
+      env: Object.fromEntries(settings.map(keyValue)),
+    };
+  });
+}
+
+/** `KEY=VALUE,…` of an environment variable, as an object. */
+export function settingsOf(text: string | undefined): Record<string, string> {
+  return Object.fromEntries((text ?? '').split(',').filter(Boolean).map(keyValue));
+}
+
+/** `KEY=VALUE` split at its first `=` (a value may hold more: `NODE_OPTIONS=--flag=1`). */
+function keyValue(text: string): [string, string] {
+  const at = text.indexOf('=');
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ
+
+/** User + system CPU milliseconds of a process so far (0 once it is gone). */
+export async function cpuMs(pid: number): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Pins every thread of a process to one CPU (`taskset`, util-linux), so two builds measured in
+ * turn run on the same core and the load generator on the other does not take turns with them.
+ */
+export function pin(pid: number, cpu: number): void {
+  execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
