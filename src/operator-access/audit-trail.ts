@@ -38,7 +38,7 @@ export function actorOf(principal: Principal): AuditActor {
  * looked up at run time would quietly write the entry as the system's without a request id.
  */
 export interface AuditScope {
-  /** Read when an entry is written: most requests that build a context write none, nor make one. */
+  /** Called only when an entry is written: most requests that build a context write none. */
   actor(): AuditActor;
   requestId: string | null;
 }
@@ -49,8 +49,8 @@ export interface Audited {
 }
 
 /**
- * Outside any request (a periodic job, a migration, a command line): the system acts, no request.
- * A command line names its own actor in the record (`record.actor`), as the commands take it.
+ * Outside any request (a periodic job, a migration, a command line): the system acts, no request
+ * id. A command line that acts as `cli` says so in the record (`record.actor`).
  */
 export const SYSTEM_SCOPE: AuditScope = { actor: () => SYSTEM_ACTOR, requestId: null };
 
