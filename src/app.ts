@@ -42,7 +42,6 @@ import { unstorableJsonError } from './infra/http/unstorable-json.ts';
 import { idempotency } from './infra/idempotency/idempotency.plugin.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
 import { auditRoutes } from './operator-access/audit.routes.ts';
-import { auditScopePlugin } from './operator-access/audit-trail.ts';
 import { keysRoutes } from './operator-access/keys.routes.ts';
 import { OPERATOR_SECURITY_SCHEME, STAFF_SESSION_SECURITY_SCHEME } from './operator-access/operator.docs.ts';
 import { guardOperatorRoutes, operatorAuthenticatorOf } from './operator-access/operator-auth.ts';
@@ -244,8 +243,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     webhooks: WEBHOOKS_DOCUMENT,
   });
   await app.register(idempotency, { db: ctx.db, encryptor: ctx.encryptor });
-  // Who acts and the request id, for the audit entries the handlers' commands write (API.md 12).
-  await app.register(auditScopePlugin);
 
   await app.register(healthRoutes, { db: ctx.db });
   await app.register(bookingRoutes, { prefix: '/api/v1/booking', ctx });

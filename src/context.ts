@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Clock } from './infra/clock.ts';
 import type { Encryptor } from './infra/crypto/encryption.ts';
 import type { Database } from './infra/db/database.ts';
+import { type Audited, type AuditedRequest, auditScopeOf } from './operator-access/audit-trail.ts';
 import type { PaymentProvider } from './payments/payment-provider.ts';
 import type { SigningKeyStore } from './signing/signing-key-store.ts';
 
@@ -25,11 +26,17 @@ export interface AppContext {
   operatorKeyHasher: (key: string) => Buffer;
 }
 
-/** What a command runs with for one request: the app's parts and the request's log (its request id). */
-export type RequestContext = AppContext & { log: FastifyBaseLogger };
+/**
+ * What a command runs with for one request: the app's parts, the request's log (its request id)
+ * and its audit scope (who acts, under which request id: what its audit entries name).
+ */
+export type RequestContext = AppContext & Audited & { log: FastifyBaseLogger };
 
 /** The request-scoped context every route hands to its command: one way, for every feature. */
-export function requestContext(ctx: AppContext, request: { log: FastifyBaseLogger }): RequestContext {
+export function requestContext(
+  ctx: AppContext,
+  request: AuditedRequest & { log: FastifyBaseLogger },
+): RequestContext {
   // Object.assign, not a spread: once per request (docs/architecture.md, "Object spreads on hot paths").
-  return Object.assign({}, ctx, { log: request.log });
+  return Object.assign({}, ctx, { log: request.log, audit: auditScopeOf(request) });
 }

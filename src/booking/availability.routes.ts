@@ -14,8 +14,6 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
   app.post(
     '/availability/search',
     {
-      // A read sent as a POST: it writes nothing, so no audit scope (audit-trail.ts, auditScope).
-      config: { auditScope: false },
       schema: writeSchema({
         operationId: 'searchAvailability',
         tags: ['booking'],
@@ -52,8 +50,6 @@ export const availabilityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       // A known hotel's quote keeps its Idempotency-Key with that hotel's rows (issue 37).
       config: {
-        // A quote writes no audit entry: no audit scope on the hot path (audit-trail.ts, auditScope).
-        auditScope: false,
         idempotencyHotel: (request) => {
           const { hotelId } = request.body as { hotelId: string };
           return ctx.catalog.get(hotelId) ? hotelId : null;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
@@ -49,8 +49,7 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
   app.get(
     '/hotels/:hotel/guest-register',
     {
-      // A read that writes an audit entry: in the audit scope, so the entry carries the request id.
-      config: { operatorScope: 'guests:identity', auditScope: true },
+      config: { operatorScope: 'guests:identity' },
       schema: {
         operationId: 'getGuestRegister',
         summary: 'Read the guest register of an arrival date',
@@ -88,7 +87,7 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       const principal = operatorOf(request);
       requireVisibleHotel(principal, hotel, ctx.catalog.get(hotel) !== undefined);
       const csv = wantsCsv(request.headers.accept);
-      const guests = await readGuestRegister(ctx, principal, {
+      const guests = await readGuestRegister(requestContext(ctx, request), principal, {
         hotelId: hotel,
         date,
         format: csv ? 'csv' : 'json',

@@ -5,6 +5,7 @@ import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { invalid } from '../infra/http/problems.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
+import { type AuditedRequest, auditScopeOf } from '../operator-access/audit-trail.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { operatorOf } from '../operator-access/operator-auth.ts';
 import { createEndpoint } from './commands/create-endpoint.ts';
@@ -51,6 +52,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
     allowPrivate: ctx.config.webhookAllowPrivate,
     knownHotel: (id: string) => ctx.catalog.get(id) !== undefined,
   };
+  // A change's deps: the request's audit scope names the caller and the request id (API.md 12).
+  const audited = (request: AuditedRequest) => ({ ...deps, audit: auditScopeOf(request) });
   app.get(
     '/events',
     {
@@ -116,7 +119,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) => {
-      const { endpoint, secret } = await createEndpoint(deps, operatorOf(request), request.body);
+      const { endpoint, secret } = await createEndpoint(audited(request), operatorOf(request), request.body);
       reply.header('cache-control', 'no-store').code(201);
       return { ...view(endpoint), secret };
     },
@@ -160,7 +163,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await deleteEndpoint(deps.db, operatorOf(request), request.params.id);
+      await deleteEndpoint(audited(request), operatorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

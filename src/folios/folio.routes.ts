@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
@@ -116,7 +116,13 @@ export const folioRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         status: 201,
         payload: lineView(r.line, r.currency),
       }));
-      const result = await addCharge(ctx, operatorOf(request), code, request.body, answer);
+      const result = await addCharge(
+        requestContext(ctx, request),
+        operatorOf(request),
+        code,
+        request.body,
+        answer,
+      );
       return answer.send(result);
     },
   );
@@ -139,7 +145,12 @@ export const folioRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     },
     async (request) => {
       const code = reservationCodeOrNotFound(request.params.reservation);
-      const r = await voidCharge(ctx, operatorOf(request), code, request.params.line);
+      const r = await voidCharge(
+        requestContext(ctx, request),
+        operatorOf(request),
+        code,
+        request.params.line,
+      );
       return lineView(r.line, r.currency);
     },
   );
@@ -168,7 +179,13 @@ export const folioRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         status: 201,
         payload: paymentView(r.payment, r.currency),
       }));
-      const result = await recordPayment(ctx, operatorOf(request), code, request.body, answer);
+      const result = await recordPayment(
+        requestContext(ctx, request),
+        operatorOf(request),
+        code,
+        request.body,
+        answer,
+      );
       return answer.send(result);
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
@@ -102,7 +102,13 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         status: 201,
         payload: invoiceView(invoice),
       }));
-      const result = await issueInvoice(ctx, operatorOf(request), code, request.body ?? {}, answer);
+      const result = await issueInvoice(
+        requestContext(ctx, request),
+        operatorOf(request),
+        code,
+        request.body ?? {},
+        answer,
+      );
       return answer.send(result);
     },
   );
@@ -131,7 +137,7 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         payload: invoiceView(invoice),
       }));
       const result = await issueCreditNote(
-        ctx,
+        requestContext(ctx, request),
         operatorOf(request),
         request.params.invoice,
         request.body,

@@ -1,7 +1,7 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Database } from '../infra/db/database.ts';
-import { recordAudit } from '../operator-access/audit-trail.ts';
+import { type Audited, recordAudit } from '../operator-access/audit-trail.ts';
 import { calendarRepository as repo } from './calendar.repository.ts';
 import { holdCalendar } from './calendar-lock.ts';
 import { inventoryRepository, type RoomsBelowSold } from './inventory.repository.ts';
@@ -55,7 +55,7 @@ function* chunks<T>(items: readonly T[]): Generator<T[]> {
  * are answered and nothing is written.
  */
 export async function setRoomCounts(
-  db: Database,
+  ctx: { db: Database } & Audited,
   hotel: Hotel,
   change: { reset: string | null; counts: readonly RoomCount[] },
   event: Record<string, unknown>,
@@ -64,7 +64,7 @@ export async function setRoomCounts(
   const cells = cellsOf(change.counts);
   let refused: RoomsBelowSold[] = [];
   try {
-    await db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       refused = []; // a retried attempt starts again
       await holdCalendar(tx, hotel.id, 'exclusive');
       const touched = new Map<string, { roomTypeId: string; night: string }>();
@@ -98,7 +98,7 @@ export async function setRoomCounts(
         await repo.deleteCleared(tx, hotel.id, nights[0] as string, nights[nights.length - 1] as string);
       await announceCalendarChange(tx, hotel.id);
       await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: event });
-      await recordAudit(tx, {
+      await recordAudit(tx, ctx.audit, {
         hotelIds: [hotel.id],
         action: 'calendar.updated',
         target: { type: 'calendar', id: hotel.id },

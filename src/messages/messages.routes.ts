@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
@@ -61,7 +61,13 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         status: 202,
         payload: messageView(row),
       }));
-      const row = await resendMessage(ctx, code, request.body, operatorOf(request), answer);
+      const row = await resendMessage(
+        requestContext(ctx, request),
+        code,
+        request.body,
+        operatorOf(request),
+        answer,
+      );
       return answer.send(row);
     },
   );

@@ -1,7 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
 import { randomToken } from '../infra/crypto/tokens.ts';
 import type { Executor } from '../infra/db/database.ts';
 import type { WritePart } from '../infra/db/write-part.ts';
@@ -9,14 +7,6 @@ import { type AuditActor, auditEntriesRepository } from './audit-entries.reposit
 import type { Principal } from './scopes.ts';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * Whether the route's handler runs in an audit scope (its entries name the request's actor and
-     * id). Default: yes for POST, PUT, PATCH and DELETE, no for GET, HEAD and OPTIONS. A read that
-     * writes an entry says `true`; a hot write that never does (search, quote) says `false`.
-     */
-    auditScope?: boolean;
-  }
   interface FastifyRequest {
     /** Who acts when it is not the operator credential (a guest, a channel), set by the route's guard. */
     auditActor?: AuditActor;
@@ -35,70 +25,50 @@ export function actorOf(principal: Principal): AuditActor {
   return { type: 'key', id: principal.id, name: principal.name ?? principal.id };
 }
 
-/** Who acts and under which request, for every entry written while it runs. */
+/**
+ * Who acts and under which request, for the entries a command writes: handed down explicitly, from
+ * the route's `requestContext` through the command to `recordAudit`.
+ *
+ * Why explicit rather than an AsyncLocalStorage around the handler (as it was): on Node 20 an
+ * enabled one puts promise hooks on every promise of the process, about a tenth of the CPU of all
+ * that runs while any write is in flight (bench/NOTES.md, 2026-11-28 (6)), and under steady
+ * bookings that is always. Why an argument of the writer, and a part of the commands' contexts
+ * (`Audited`), rather than something found: the app's context has none, so a route that hands a
+ * writing command the app's context instead of the request's does not compile, where a scope
+ * looked up at run time would quietly write the entry as the system's without a request id.
+ */
 export interface AuditScope {
-  actor: () => AuditActor;
+  /** Called only when an entry is written: most requests that build a context write none. */
+  actor(): AuditActor;
   requestId: string | null;
 }
 
-const scopes = new AsyncLocalStorage<AuditScope>();
-
-function requestActor(request: FastifyRequest): AuditActor {
-  if (request.auditActor) return request.auditActor;
-  if (request.operator) return actorOf(request.operator);
-  return SYSTEM_ACTOR;
+/** The part of a command's context that says who acts: required of every command that audits. */
+export interface Audited {
+  audit: AuditScope;
 }
 
 /**
- * A write's handler runs in its audit scope: the actor (the guard's principal, or the guest or
- * channel a route names), read when an entry is written, and the request id. Registered before the
- * routes, it wraps each route's handler (after authentication and body parsing), so the handler and
- * its command see it until the handler's promise settles. Which routes: the route's `auditScope`,
- * by default every POST, PUT, PATCH and DELETE.
- *
- * Why not every request: on Node 20 an enabled AsyncLocalStorage keeps promise hooks on for every
- * promise of the process, about a tenth of a search's CPU (bench/NOTES.md, 2026-11-28 (6)). So the
- * storage is disabled whenever no scoped handler is running, and searches, quotes and reads, which
- * write no entry, never turn it on. A scope ends when its handler settles, not when the response is
- * closed: a client that hangs up mid-write must not leave the entry without its actor. (A handler
- * that answers with `reply` settles when its response has finished; tests under `inject` saw some
- * not settle within seconds, which keeps the hooks on longer, never ends a scope early.)
+ * Outside any request (a periodic job, a migration, a command line): the system acts, no request
+ * id. A command line that acts as `cli` says so in the record (`record.actor`).
  */
-export const auditScopePlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const wanted = route.config?.auditScope ?? methods.some((m) => !READS.has(m));
-    if (!wanted) return;
-    const handler = route.handler;
-    route.handler = function inAuditScope(this: FastifyInstance, request, reply) {
-      const scope: AuditScope = { actor: () => requestActor(request), requestId: String(request.id) };
-      inScope += 1;
-      let result: unknown;
-      try {
-        result = scopes.run(scope, () => handler.call(this, request, reply));
-      } catch (error) {
-        leaveScope();
-        throw error;
-      }
-      if (isThenable(result)) return Promise.resolve(result).finally(leaveScope);
-      // A handler that answers from a callback: its scope lasts until the response is done.
-      reply.raw.once('close', leaveScope);
-      return result;
-    } as typeof handler;
-  });
-});
+export const SYSTEM_SCOPE: AuditScope = { actor: () => SYSTEM_ACTOR, requestId: null };
 
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What a request's scope reads of a Fastify request. */
+export type AuditedRequest = Pick<FastifyRequest, 'id' | 'operator' | 'auditActor'>;
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+/**
+ * A request's scope: its actor (the guard's principal, or the guest or channel a route names) and
+ * its id. Built with the request's context, once per request: a closure and a string, no hooks.
+ */
+export function auditScopeOf(request: AuditedRequest): AuditScope {
+  return { actor: () => requestActor(request), requestId: String(request.id) };
+}
 
-/** Handlers running in an audit scope now; the storage (and Node's promise hooks) is off at 0. */
-let inScope = 0;
-
-function leaveScope(): void {
-  inScope -= 1;
-  if (inScope === 0) scopes.disable();
+function requestActor(request: AuditedRequest): AuditActor {
+  if (request.auditActor) return request.auditActor;
+  if (request.operator) return actorOf(request.operator);
+  return SYSTEM_ACTOR;
 }
 
 /** What a command records of a change it made. */
@@ -112,7 +82,7 @@ export interface AuditRecord {
   changes?: Record<string, [unknown, unknown]> | undefined;
   /** Ids, dates and counts; never identity data. */
   details?: Record<string, unknown> | undefined;
-  /** Who acted, when the scope's actor is not it (a guest acting through a public route). */
+  /** Who acted, when the scope's actor is not it (a guest acting through a public route, a command line). */
   actor?: AuditActor | undefined;
 }
 
@@ -129,11 +99,11 @@ export function changedFields(
 
 /**
  * The one audit writer (API.md 12): an entry of the change, in the change's own transaction `tx`,
- * so both commit or neither does. The actor and request id come from the scope the request (or the
- * command line, or a channel job) runs in; outside any scope the actor is the system.
+ * so both commit or neither does. The actor (unless the record names it) and the request id come
+ * from `scope`: the request's, or `SYSTEM_SCOPE` outside any request.
  */
-export async function recordAudit(tx: Executor, record: AuditRecord): Promise<void> {
-  const { sql, values } = auditPart(record);
+export async function recordAudit(tx: Executor, scope: AuditScope, record: AuditRecord): Promise<void> {
+  const { sql, values } = auditPart(scope, record);
   await tx.query(sql, values);
 }
 
@@ -141,19 +111,18 @@ export async function recordAudit(tx: Executor, record: AuditRecord): Promise<vo
  * The entry `recordAudit` writes, as a write for the statement of the change it records to carry
  * (an event's: `recordEvent(tx, event, [auditPart(record)])`), in the same transaction.
  */
-export function auditPart(record: AuditRecord): WritePart {
-  const scope = scopes.getStore();
+export function auditPart(scope: AuditScope, record: AuditRecord): WritePart {
   const hotelIds = record.hotelIds === null ? null : [...new Set(record.hotelIds)].sort();
   const changes = record.changes === undefined ? null : changedFields(record.changes);
   return auditEntriesRepository.insertPart({
     id: randomToken('aud_', 12),
     hotelId: hotelIds?.length === 1 ? (hotelIds[0] as string) : null,
     hotelIds,
-    actor: record.actor ?? scope?.actor() ?? SYSTEM_ACTOR,
+    actor: record.actor ?? scope.actor(),
     action: record.action,
     target: record.target,
     changes: changes === null || Object.keys(changes).length === 0 ? null : changes,
     details: record.details ?? null,
-    requestId: scope?.requestId ?? null,
+    requestId: scope.requestId,
   });
 }

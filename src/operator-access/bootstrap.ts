@@ -2,6 +2,7 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Database } from '../infra/db/database.ts';
+import { SYSTEM_SCOPE } from './audit-trail.ts';
 import { insertKey, rootPrincipal } from './commands/key-grant.ts';
 import type { OperatorKeyHasher } from './key-secret.ts';
 import { keysRepository } from './keys.repository.ts';
@@ -35,11 +36,17 @@ export async function bootstrapOperatorKey(opts: BootstrapOptions): Promise<'cre
     if (await keysRepository.anyExists(tx)) return null;
     // The key is made in this transaction, so a crash before it is handed over leaves no key behind
     // and the next start tries again.
-    const result = await insertKey(tx, opts.hash, rootPrincipal('bootstrap'), {
-      name: 'Bootstrap key',
-      scopes: [...SCOPES],
-      hotelIds: null,
-    });
+    const result = await insertKey(
+      tx,
+      opts.hash,
+      rootPrincipal('bootstrap'),
+      {
+        name: 'Bootstrap key',
+        scopes: [...SCOPES],
+        hotelIds: null,
+      },
+      SYSTEM_SCOPE,
+    );
     if (opts.dataDir !== null) await writeKeyFile(opts.dataDir, result.secret);
     return result;
   });

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import type { ControlReply } from '../infra/control-channel.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { SYSTEM_SCOPE } from './audit-trail.ts';
 import { createKey } from './commands/create-key.ts';
 import { type KeysDeps, rootPrincipal } from './commands/key-grant.ts';
 import { listKeys } from './commands/list-keys.ts';
@@ -53,9 +54,14 @@ export function parseOperatorKeyArgs(args: string[]) {
   }
 }
 
-export async function runOperatorKeyCommand(deps: KeysDeps, args: string[]): Promise<ControlReply> {
+/** Runs one `operator-key` command line: outside any request, so its entries name no request id. */
+export async function runOperatorKeyCommand(
+  app: Omit<KeysDeps, 'audit'>,
+  args: string[],
+): Promise<ControlReply> {
   const parsed = parseOperatorKeyArgs(args);
   if ('code' in parsed) return parsed;
+  const deps: KeysDeps = { ...app, audit: SYSTEM_SCOPE };
   const cli = rootPrincipal('cli');
   const out: string[] = [];
   try {

@@ -4,7 +4,9 @@ import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
+import { type AuditedRequest, auditScopeOf } from './audit-trail.ts';
 import { createKey } from './commands/create-key.ts';
+import type { KeysDeps } from './commands/key-grant.ts';
 import { listKeys } from './commands/list-keys.ts';
 import { revokeKey } from './commands/revoke-key.ts';
 import type { OperatorKeyHasher } from './key-secret.ts';
@@ -36,12 +38,14 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
   };
   authenticator: OperatorAuthenticator;
 }> = async (app, { ctx, authenticator }) => {
-  const deps = {
+  const shared = {
     db: ctx.db,
     hash: ctx.operatorKeyHasher,
     knownHotel: (id: string) => ctx.catalog.get(id) !== undefined,
     now: () => ctx.clock.now(),
   };
+  // The key commands' deps for one request: its audit scope names the caller and the request id.
+  const deps = (request: AuditedRequest): KeysDeps => ({ ...shared, audit: auditScopeOf(request) });
   app.post(
     '/keys',
     {
@@ -65,7 +69,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) => {
-      const { key, secret } = await createKey(deps, operatorOf(request), request.body);
+      const { key, secret } = await createKey(deps(request), operatorOf(request), request.body);
       reply.header('cache-control', 'no-store').code(201);
       return { ...view(key), key: secret };
     },
@@ -90,7 +94,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: KeyList, ...problemResponses(...AUTH_PROBLEMS) },
       },
     },
-    async (request) => ({ data: (await listKeys(deps.db, operatorOf(request))).map(view) }),
+    async (request) => ({ data: (await listKeys(shared.db, operatorOf(request))).map(view) }),
   );
 
   app.delete(
@@ -117,7 +121,7 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await revokeKey(deps, operatorOf(request), request.params.id);
+      await revokeKey(deps(request), operatorOf(request), request.params.id);
       authenticator.forget(request.params.id);
       return reply.code(204).send(null);
     },

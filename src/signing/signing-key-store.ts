@@ -19,7 +19,7 @@ import type { Encryptor } from '../infra/crypto/encryption.ts';
 import { type Database, type Executor, isTransaction } from '../infra/db/database.ts';
 import { type PeriodicJob, startPeriodicJob } from '../infra/jobs/periodic-job.ts';
 import type { AuditActor } from '../operator-access/audit-entries.repository.ts';
-import { recordAudit } from '../operator-access/audit-trail.ts';
+import { recordAudit, SYSTEM_SCOPE } from '../operator-access/audit-trail.ts';
 import { SignatureCache } from './signature-cache.ts';
 import { type PublicJwk, signingRepository as repo, type StoredSigningKey } from './signing.repository.ts';
 
@@ -138,7 +138,8 @@ export class SigningKeyStore {
       const key = await newKey(this.encryptor, now);
       await repo.insert(tx, this.keyring, key);
       // A new key signs for every hotel (API.md 12: the command line's changes are audited too).
-      await recordAudit(tx, {
+      // Only the command line rotates, outside any request: its `actor`, no request id.
+      await recordAudit(tx, SYSTEM_SCOPE, {
         actor,
         hotelIds: null,
         action: 'signing_key.rotated',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
@@ -94,7 +94,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       }),
     },
     async (request, reply) => {
-      const { secret, answer } = await acceptInvitation(ctx, request.params.token, request.body.password);
+      const { secret, answer } = await acceptInvitation(
+        requestContext(ctx, request),
+        request.params.token,
+        request.body.password,
+      );
       setSession(reply, secret).code(201);
       return answer;
     },
@@ -115,7 +119,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       }),
     },
     async (request, reply) => {
-      const { secret, answer } = await signIn(ctx, request.body.email, request.body.password);
+      const { secret, answer } = await signIn(
+        requestContext(ctx, request),
+        request.body.email,
+        request.body.password,
+      );
       setSession(reply, secret);
       return answer;
     },
@@ -137,7 +145,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       const { secret } = await signedIn(request);
-      await signOut(ctx, secret);
+      await signOut(requestContext(ctx, request), secret);
       return setSession(reply, null).code(204).send(null);
     },
   );
@@ -177,7 +185,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       const { principal, secret } = await signedIn(request);
-      await changePassword(ctx, principal.staffId, sessionHash(secret), request.body);
+      await changePassword(
+        requestContext(ctx, request),
+        principal.staffId,
+        sessionHash(secret),
+        request.body,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -197,7 +210,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       }),
     },
     async (request, reply) => {
-      await requestPasswordReset(ctx, request.body.email);
+      await requestPasswordReset(requestContext(ctx, request), request.body.email);
       // No body: the answer is the status alone, the same whoever the e-mail is.
       return reply.code(202).send(undefined as unknown as null);
     },
@@ -219,7 +232,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       }),
     },
     async (request, reply) => {
-      await resetPassword(ctx, request.params.token, request.body.password);
+      await resetPassword(requestContext(ctx, request), request.params.token, request.body.password);
       return reply.code(204).send(null);
     },
   );

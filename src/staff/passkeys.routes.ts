@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { Passkey, SignedIn } from './auth.schemas.ts';
@@ -64,7 +64,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { principal } = await signedIn(request);
-      const passkey = await registerPasskey(ctx, principal.staffId, request.body);
+      const passkey = await registerPasskey(requestContext(ctx, request), principal.staffId, request.body);
       return reply.code(201).send(passkey);
     },
   );
@@ -86,7 +86,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { principal } = await signedIn(request);
-      await removePasskey(ctx, principal.staffId, request.params.id);
+      await removePasskey(requestContext(ctx, request), principal.staffId, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -124,7 +124,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) => {
-      const { secret, answer } = await signInWithPasskey(ctx, request.body.response);
+      const { secret, answer } = await signInWithPasskey(requestContext(ctx, request), request.body.response);
       setSession(reply, secret);
       return answer;
     },

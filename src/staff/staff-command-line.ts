@@ -8,10 +8,11 @@ import { parseArgs } from 'node:util';
 import type { ControlReply } from '../infra/control-channel.ts';
 import { AppError } from '../infra/http/problems.ts';
 import { LANGUAGES, type Language } from '../messages/message-kinds.ts';
+import { SYSTEM_SCOPE } from '../operator-access/audit-trail.ts';
 import { ROLES, type Role } from '../operator-access/roles.ts';
 import { SCOPES } from '../operator-access/scopes.ts';
 import { inviteStaff } from './commands/invite-staff.ts';
-import type { StaffContext } from './commands/staff-context.ts';
+import type { StaffContext, StaffWriteContext } from './commands/staff-context.ts';
 
 export const STAFF_USAGE = `usage: npm run staff -- invite --email EMAIL --name NAME --role ROLE [--hotels HOTEL[,HOTEL…]] [--language en|es|pt]
 roles: ${ROLES.join(', ')}`;
@@ -60,7 +61,9 @@ export function parseStaffArgs(args: string[]) {
   }
 }
 
-export async function runStaffCommand(ctx: StaffContext, args: string[]): Promise<ControlReply> {
+/** Runs one `staff` command line: outside any request, so its entries name no request id. */
+export async function runStaffCommand(app: StaffContext, args: string[]): Promise<ControlReply> {
+  const ctx: StaffWriteContext = { ...app, audit: SYSTEM_SCOPE };
   const parsed = parseStaffArgs(args);
   if ('code' in parsed) return parsed;
   if (parsed.name.length > 100) return usage('--name is longer than 100 characters');

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
+import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
@@ -38,7 +38,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       }),
     },
     async (request, reply) => {
-      const { account } = await inviteStaff(ctx, operatorOf(request), request.body);
+      const { account } = await inviteStaff(requestContext(ctx, request), operatorOf(request), request.body);
       reply.code(201);
       return account;
     },
@@ -97,6 +97,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         problems: ['validation_error', ...AUTH_PROBLEMS, 'not_found'],
       }),
     },
-    async (request) => modifyStaff(ctx, operatorOf(request), request.params.id, request.body),
+    async (request) =>
+      modifyStaff(requestContext(ctx, request), operatorOf(request), request.params.id, request.body),
   );
 };

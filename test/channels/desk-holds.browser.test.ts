@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
@@ -19,6 +18,7 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { FeedServer } from './feed-server.ts';
 
@@ -40,7 +40,7 @@ describe('front desk calendar: external holds and conflicts', { skip: skipWithou
     ]);
     const dataKey = app.t.config.dataEncryptionKey as Buffer;
     ({ secret: key } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(dataKey), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(dataKey), {
         name: 'front desk',
         scopes: [...SCOPES],
         hotelIds: null,

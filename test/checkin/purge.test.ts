@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { purgeIdentityData } from '../../src/checkin/commands/purge-identity-data.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { addDays, type Json } from '../booking/helpers.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {
   bookStay,
@@ -40,7 +40,7 @@ async function identityRow(t: TestApp, sessionId: string) {
 /** The hotel's `guest_identity.purged` audit entries, newest first, read over HTTP with an audit key. */
 async function purgeEntries(t: TestApp, hotelId: string): Promise<Json[]> {
   const { secret } = await t.db.transaction((tx) =>
-    insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+    insertCliKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), {
       name: 'auditor',
       scopes: ['audit:read'],
       hotelIds: [hotelId],

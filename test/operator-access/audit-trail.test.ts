@@ -275,8 +275,8 @@ describe('the audit trail', () => {
   });
 
   it('names each write’s own actor and request id when writes by two keys overlap with searches', async () => {
-    // The scope is on only while a write's handler runs (audit-trail.ts): overlapping writes and
-    // the searches between them (which run outside it) must not end another write's scope early.
+    // Each write's audit scope goes with its own request's context (audit-trail.ts): overlapping
+    // writes, and the searches between them, must not lend one write's actor or id to another.
     const night = await makeKey(app, { scopes: ['inventory:write'], name: 'Night PC' });
     const writes = Array.from({ length: 24 }, (_, i) =>
       app.t.inject({

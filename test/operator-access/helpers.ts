@@ -1,8 +1,8 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Database } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES, type Scope } from '../../src/operator-access/scopes.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 export const OPERATOR = '/api/v1/operator';
@@ -22,7 +22,7 @@ export async function startOperatorApp(
 ): Promise<OperatorApp> {
   const t = await startTestApp({ hotels, env: { LOG_LEVEL: 'silent', ...env }, ...options });
   const { secret } = await t.db.transaction((tx) =>
-    insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+    insertCliKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), {
       name: 'test root',
       scopes: [...SCOPES],
       hotelIds: null,

@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import {
   DESKTOP,
@@ -14,6 +13,7 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // A hotel's own website on another origin books through the public API from the guest's browser
@@ -124,7 +124,7 @@ describe('booking from another origin in a browser', { skip: skipWithoutChromium
       launchChromium(),
     ]);
     ({ secret: key } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(app.t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(app.t.config.dataEncryptionKey as Buffer), {
         name: 'website test',
         scopes: ['reservations:read'],
         hotelIds: [hotel.id],

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { readPdf } from '../folios/pdf-reader.ts';
@@ -18,6 +17,7 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 
 // The folio at the desk (API.md 13): lines, charges and voids, payments, invoices to a company,
@@ -44,7 +44,7 @@ describe('the folio at the front desk', { skip: skipWithoutChromium }, () => {
     [app, browser] = await Promise.all([startPagesApp([hotel]), launchChromium()]);
     const dataKey = app.t.config.dataEncryptionKey as Buffer;
     ({ secret: key } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(dataKey), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(dataKey), {
         name: 'front desk',
         scopes: [...SCOPES],
         hotelIds: null,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
@@ -13,6 +12,7 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 
 // Promotion codes at the desk (API.md 14.1): the hotel's codes listed with their uses, a code
@@ -34,7 +34,7 @@ describe('promotion codes at the front desk', { skip: skipWithoutChromium }, () 
       ['reader', ['reservations:read']],
     ] as const) {
       const { secret } = await app.t.db.transaction((tx) =>
-        insertKey(tx, hasher, rootPrincipal('cli'), { name, scopes: [...scopes], hotelIds: null }),
+        insertCliKey(tx, hasher, { name, scopes: [...scopes], hotelIds: null }),
       );
       keys[name] = secret;
     }

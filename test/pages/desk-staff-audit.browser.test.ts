@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import type { Role } from '../../src/operator-access/roles.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
@@ -17,6 +17,7 @@ import {
   seriousA11yViolations,
   skipWithoutChromium,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel, startTestApp } from '../helpers/test-app.ts';
 
 function freePort(): Promise<number> {
@@ -53,7 +54,7 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
     app = { t, baseUrl };
     browser = await launchChromium();
     ({ secret: key } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(app.t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(app.t.config.dataEncryptionKey as Buffer), {
         name: 'Back office',
         scopes: [...SCOPES],
         hotelIds: null,
@@ -83,6 +84,7 @@ describe('desk: staff and audit trail', { skip: skipWithoutChromium }, () => {
       config: app.t.config,
       encryptor: createEncryptor(app.t.config.dataEncryptionKey as Buffer),
       catalog: app.t.runtime.catalog,
+      audit: SYSTEM_SCOPE,
     };
     const { link } = await inviteStaff(
       ctx,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import {
@@ -17,6 +16,7 @@ import {
   skipWithoutChromium,
   startPagesApp,
 } from '../helpers/browser.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 
 // /desk: an operator key → today's arrivals, search, a reservation's details; and, once the
@@ -44,7 +44,7 @@ describe('front desk page', { skip: skipWithoutChromium }, () => {
     [app, browser] = await Promise.all([startPagesApp([hotel]), launchChromium()]);
     const dataKey = app.t.config.dataEncryptionKey as Buffer;
     ({ secret: key } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(dataKey), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(dataKey), {
         name: 'front desk',
         scopes: [...SCOPES],
         hotelIds: null,

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
 import { addDays } from '../../src/dates/dates.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import {
   DESKTOP,
   launchChromium,
@@ -71,7 +72,7 @@ describe('booking page: a PMS plan’s details in the guest’s language', { ski
   before(async () => {
     [app, browser] = await Promise.all([startPagesApp([hotel]), launchChromium()]);
     const res = await handleRatePlanNotif(
-      { db: app.t.db, catalog: app.t.runtime.catalog },
+      { db: app.t.db, catalog: app.t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml: message, clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.match(res.xml, /<Success\/>/, res.xml);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import {
   bookStay,
@@ -22,6 +21,7 @@ import {
   startPagesApp,
 } from '../helpers/browser.ts';
 import { FakeStripe } from '../helpers/fake-stripe.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { daysFromNow, makeHotel } from '../helpers/test-app.ts';
 
 // With PAYMENT_PROVIDER=stripe the booking page's prepaid plans and the check-in payment step take
@@ -143,7 +143,7 @@ describe('card payments with Stripe on the pages', { skip: skipWithoutChromium }
     assert.equal(delivered.json().outcome, 'applied');
     const dataKey = app.t.config.dataEncryptionKey as Buffer;
     const { secret } = await app.t.db.transaction((tx) =>
-      insertKey(tx, operatorKeyHasher(dataKey), rootPrincipal('cli'), {
+      insertCliKey(tx, operatorKeyHasher(dataKey), {
         name: 'front desk',
         scopes: ['reservations:read'],
         hotelIds: null,

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { chainProblems, invoicingHotel } from '../folios/helpers.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { bookOverHttp } from '../helpers/service-process.ts';
 import {
   DATABASE_URL,
@@ -54,10 +54,9 @@ describe('invoices from several processes on one PostgreSQL database', () => {
     };
     services.push(...(await Promise.all([startService(env), startService(env)])));
     sql = await sqlClient();
-    ({ secret: key } = await insertKey(
+    ({ secret: key } = await insertCliKey(
       sql as unknown as Executor,
       operatorKeyHasher(Buffer.from(encryptionKey, 'base64')),
-      rootPrincipal('cli'),
       { name: 'accountant', scopes: ['folios:read', 'folios:write'], hotelIds: null },
     ));
   });

@@ -12,8 +12,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { type ServiceProcess, startService } from '../helpers/service-process.ts';
 import { onTestFile, runDatabaseName, testDatabaseUrl } from '../helpers/test-database.ts';
 
@@ -65,7 +65,7 @@ export async function eventually<T>(
  */
 export async function inventoryKey(client: pg.Client, encryptionKey: string, name: string): Promise<string> {
   const hash = operatorKeyHasher(Buffer.from(encryptionKey, 'base64'));
-  const { secret } = await insertKey(client as unknown as Executor, hash, rootPrincipal('cli'), {
+  const { secret } = await insertCliKey(client as unknown as Executor, hash, {
     name,
     scopes: ['inventory:read', 'inventory:write'],
     hotelIds: null,

@@ -13,6 +13,7 @@ import { recordEvent } from '../../src/events/record-event.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { startReceiver } from '../events/receiver.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { DATABASE_URL, eventually, needsPostgres, startService, writeCatalog } from './support.ts';
@@ -27,6 +28,7 @@ describe('webhook delivery batches', { skip: needsPostgres }, () => {
     encryptor: createEncryptor(Buffer.from(key, 'base64')),
     allowPrivate: true,
     knownHotel: () => true,
+    audit: SYSTEM_SCOPE,
   });
 
   before(() => {
@@ -63,7 +65,7 @@ describe('webhook delivery batches', { skip: needsPostgres }, () => {
       assert.equal(new Set(claimed).size, 300, 'no delivery claimed twice');
       assert.ok((await claimant(6)).length === 0, 'a claimed delivery is not due again within its lease');
     } finally {
-      await deleteEndpoint(db, actor, endpoint.id);
+      await deleteEndpoint({ db, audit: SYSTEM_SCOPE }, actor, endpoint.id);
     }
   });
 
@@ -95,7 +97,7 @@ describe('webhook delivery batches', { skip: needsPostgres }, () => {
       assert.deepEqual(await service.stop(), { code: 0, signal: null });
     } finally {
       if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
-      await deleteEndpoint(db, actor, endpoint.id);
+      await deleteEndpoint({ db, audit: SYSTEM_SCOPE }, actor, endpoint.id);
       await receiver.close();
     }
   });

@@ -13,6 +13,7 @@ import { recordEvent } from '../../src/events/record-event.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
 import type { Database, Executor } from '../../src/infra/db/database.ts';
 import { openPostgresDatabase } from '../../src/infra/db/postgres.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { startReceiver, verifySignature } from '../events/receiver.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { auth, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
@@ -244,6 +245,7 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
     encryptor: createEncryptor(Buffer.from(key, 'base64')),
     allowPrivate: true,
     knownHotel: () => true,
+    audit: SYSTEM_SCOPE,
   });
   const actor = { id: 'test', hotelIds: null };
 
@@ -335,7 +337,7 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
           'each process delivered',
         );
     } finally {
-      await deleteEndpoint(db, actor, endpoint.id);
+      await deleteEndpoint({ db, audit: SYSTEM_SCOPE }, actor, endpoint.id);
       for (const exit of await Promise.all(pair.map((s) => s.stop())))
         assert.deepEqual(exit, { code: 0, signal: null });
       await receiver.close();
@@ -381,7 +383,7 @@ describe('webhook delivery by several processes', { skip: needsPostgres }, () =>
       );
       assert.deepEqual(await second.stop(), { code: 0, signal: null });
     } finally {
-      await deleteEndpoint(db, actor, endpoint.id);
+      await deleteEndpoint({ db, audit: SYSTEM_SCOPE }, actor, endpoint.id);
       await receiver.close();
     }
   });

@@ -12,10 +12,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Executor } from '../../src/infra/db/database.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import { FeedServer } from '../channels/feed-server.ts';
 import { type Receiver, startReceiver } from '../events/receiver.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { bookOverHttp, http } from '../helpers/service-process.ts';
 import { makeHotel } from '../helpers/test-app.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../messages/smtp-receiver.ts';
@@ -60,10 +60,9 @@ describe('the background workers of two processes, with work to do', { skip: nee
     };
     services.push(...(await Promise.all([startService(env), startService(env)])));
     sql = await sqlClient();
-    ({ secret: key } = await insertKey(
+    ({ secret: key } = await insertCliKey(
       sql as unknown as Executor,
       operatorKeyHasher(Buffer.from(encryptionKey, 'base64')),
-      rootPrincipal('cli'),
       {
         name: 'workers',
         scopes: ['webhooks:write', 'inventory:read', 'inventory:write', 'reservations:read'],

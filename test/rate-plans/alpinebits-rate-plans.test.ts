@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { addDays, type Json, quoteOk, reserve, search, stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
@@ -86,7 +87,7 @@ describe('OTA_HotelRatePlanNotif:RatePlans', () => {
   let hotel: HotelDef;
   const notify = (xml: string, hotelIds: string[] | null = null) =>
     handleRatePlanNotif(
-      { db: t.db, catalog: t.runtime.catalog },
+      { db: t.db, catalog: t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml, clientId: 'pms', auth: { hotelIds } },
     );
   async function schemaValid(xml: string) {
@@ -237,7 +238,7 @@ describe('the calendar shows a stored plan at its standard occupancy (API.md 7.4
     const hotel = app.hotels[0];
     const { checkIn } = stay(app.t, 30, 5);
     const res = await handleRatePlanNotif(
-      { db: app.t.db, catalog: app.t.runtime.catalog },
+      { db: app.t.db, catalog: app.t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml: sampleMessage(hotel.id, checkIn), clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.match(res.xml, /<Success\/>/);
@@ -282,7 +283,7 @@ describe('a stored plan reaches every process within a second', () => {
         .offers.some((o: Json) => o.ratePlan.id === 'Rate1-4-HB');
     assert.equal(await offered(), false);
     const res = await handleRatePlanNotif(
-      { db: b.db, catalog: b.runtime.catalog },
+      { db: b.db, catalog: b.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml: sampleMessage(hotel.id, checkIn), clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.match(res.xml, /<Success\/>/);

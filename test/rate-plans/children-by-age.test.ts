@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import {
   addDays,
   assertProblem,
@@ -103,7 +104,7 @@ describe('children by age on LTS-shaped plans, as rtapp prices them', { skip: sk
     const asSent = await validateAlpineBits(xml);
     assert.ok(asSent.valid, `the request is not schema-valid: ${asSent.errors}`);
     const res = await handleRatePlanNotif(
-      { db: t.db, catalog: t.runtime.catalog },
+      { db: t.db, catalog: t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml, clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.equal(res.status, 200);

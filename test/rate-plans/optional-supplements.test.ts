@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif } from '../../src/channels/alpinebits/rate-plans.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import {
   addDays,
   assertInvalid,
@@ -72,7 +73,7 @@ describe('optional supplements are extras of their rate plan (docs/api.md §9.3)
     t = await startTestApp({ hotels: [hotel] });
     ({ checkIn, checkOut } = stay(t, 30, 4));
     const res = await handleRatePlanNotif(
-      { db: t.db, catalog: t.runtime.catalog },
+      { db: t.db, catalog: t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml: message(hotel.id, checkIn), clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.match(res.xml, /<Success\/>/, res.xml);

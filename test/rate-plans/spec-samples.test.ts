@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { handleRatePlanNotif, RATE_PLAN_NOTIF_ACTION } from '../../src/channels/alpinebits/rate-plans.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { addDays, type Json, quoteOk, search, stay } from '../booking/helpers.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { skipWithoutXmllint, validateAlpineBits } from '../helpers/xsd-validate.ts';
@@ -53,7 +54,7 @@ describe('the specification’s sample RatePlans messages, priced as their comme
     const asSent = await validateAlpineBits(xml);
     assert.ok(asSent.valid, `the request is not schema-valid: ${asSent.errors}`);
     const res = await handleRatePlanNotif(
-      { db: t.db, catalog: t.runtime.catalog },
+      { db: t.db, catalog: t.runtime.catalog, audit: SYSTEM_SCOPE },
       { xml, clientId: 'pms', auth: { hotelIds: null } },
     );
     assert.equal(res.status, 200);

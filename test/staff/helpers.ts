@@ -1,10 +1,11 @@
 import type { HotelDef } from '../../src/catalog/catalog.schema.ts';
 import { createEncryptor } from '../../src/infra/crypto/encryption.ts';
-import { insertKey, rootPrincipal } from '../../src/operator-access/commands/key-grant.ts';
+import { SYSTEM_SCOPE } from '../../src/operator-access/audit-trail.ts';
 import { operatorKeyHasher } from '../../src/operator-access/key-secret.ts';
 import type { Role } from '../../src/operator-access/roles.ts';
 import { SCOPES } from '../../src/operator-access/scopes.ts';
 import { inviteStaff } from '../../src/staff/commands/invite-staff.ts';
+import { insertCliKey } from '../helpers/operator-key.ts';
 import { type Cleanup, makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 export const AUTH = '/api/v1/auth';
@@ -35,6 +36,7 @@ export async function inviteAsCli(
     config: s.t.config,
     encryptor: createEncryptor(s.t.config.dataEncryptionKey as Buffer),
     catalog: s.t.runtime.catalog,
+    audit: SYSTEM_SCOPE,
   };
   const { account, link } = await inviteStaff(
     ctx,
@@ -102,7 +104,7 @@ export async function staffSessionOf(
 /** Audit entries of `GET /operator/audit-log?<query>`, read with a key holding only `audit:read`. */
 export async function auditEntries(t: TestApp, query: string): Promise<Array<Record<string, unknown>>> {
   const { secret } = await t.db.transaction((tx) =>
-    insertKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), rootPrincipal('cli'), {
+    insertCliKey(tx, operatorKeyHasher(t.config.dataEncryptionKey as Buffer), {
       name: 'auditor',
       scopes: ['audit:read'],
       hotelIds: null,

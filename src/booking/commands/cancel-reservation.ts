@@ -78,7 +78,7 @@ export async function cancelReservation(
     // A cancelled reservation gives its promotion code's use back (API.md 14.1).
     await givePromotionUseBack(tx, row.hotelId, row.id);
     const updated = await reservations.update(tx, next, now);
-    await recordReservationEvent(tx, 'reservation.cancelled', updated, row, authority);
+    await recordReservationEvent(tx, ctx.audit, 'reservation.cancelled', updated, row, authority);
     await tellGuest(tx, ctx, { kind: 'cancelled', row: updated, byGuest: authority.kind === 'guest' });
     await recordPaymentEvents(tx, updated, moved);
     return finishWrite(tx, updated, options);

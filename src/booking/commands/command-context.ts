@@ -2,6 +2,7 @@ import type { CatalogStore } from '../../catalog/catalog-store.ts';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { Database, WriteOptions } from '../../infra/db/database.ts';
+import type { Audited } from '../../operator-access/audit-trail.ts';
 import type { PaymentDeps } from '../../payments/charge.ts';
 
 /**
@@ -16,8 +17,11 @@ export interface BookingContext {
   config: Config;
 }
 
-/** What every reservation command needs: those parts, the payment provider and the request's log. */
-export type CommandContext = BookingContext & PaymentDeps;
+/**
+ * What every reservation command needs: those parts, the payment provider, the request's log and
+ * its audit scope (each change writes an entry naming who acted).
+ */
+export type CommandContext = BookingContext & PaymentDeps & Audited;
 
 /**
  * Who runs a reservation command: the guest, holding the reservation's access token, or the hotel,

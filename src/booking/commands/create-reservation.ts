@@ -138,7 +138,7 @@ export async function createReservation(
     const { row, moved } = await payAtBooking(tx, ctx, inserted, quote, body.payment, deposit);
     // The guest's confirmation and invitation (API.md 10) written by the event's statement.
     const told = await creationMessages(tx, ctx, row, booker.kind === 'guest');
-    await recordReservationEvent(tx, 'reservation.created', row, null, booker, [told]);
+    await recordReservationEvent(tx, ctx.audit, 'reservation.created', row, null, booker, [told]);
     await recordPaymentEvents(tx, row, moved);
     return finishWrite(tx, { row, accessToken }, options);
   });

@@ -47,7 +47,7 @@ export async function writeStayStatus(
   moved: MoneyMoved[] = [],
 ) {
   const updated = await reservations.update(tx, next, ctx.clock.now());
-  await recordReservationEvent(tx, event, updated, before);
+  await recordReservationEvent(tx, ctx.audit, event, updated, before);
   if (event === 'reservation.no_show') await tellGuest(tx, ctx, { kind: 'no_show', row: updated });
   await recordPaymentEvents(tx, updated, moved);
   return finishWrite(tx, updated, options);

@@ -223,7 +223,7 @@ export async function modifyReservation(
     }
     if (!changed) return finishWrite(tx, row, options);
     const updated = await reservations.update(tx, next, now);
-    await recordReservationEvent(tx, 'reservation.modified', updated, row, authority);
+    await recordReservationEvent(tx, ctx.audit, 'reservation.modified', updated, row, authority);
     await tellGuest(tx, ctx, {
       kind: 'modified',
       before: row,

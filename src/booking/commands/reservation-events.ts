@@ -2,7 +2,7 @@ import type { EventType } from '../../events/event-types.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import type { WritePart } from '../../infra/db/write-part.ts';
-import { auditPart } from '../../operator-access/audit-trail.ts';
+import { type AuditScope, auditPart } from '../../operator-access/audit-trail.ts';
 import type { ReservationRow } from '../../reservations/reservation.row.ts';
 import { operatorReservationView } from '../../reservations/reservation.view.ts';
 import type { MoneyMoved } from './reservation-payments.ts';
@@ -37,10 +37,12 @@ function auditedFields(row: ReservationRow): Record<string, unknown> {
  * A reservation event and its audit entry (API.md 12), in the command's transaction and in one
  * statement, carrying the reservation as the hotel sees it; the entry holds the fields that changed
  * since `before` (none for a creation). A guest acting on their own reservation is the entry's
- * actor, named by its code. `alongside`: other writes of the change for the same statement.
+ * actor, named by its code; else `scope`'s. `alongside`: other writes of the change for the same
+ * statement.
  */
 export async function recordReservationEvent(
   tx: Executor,
+  scope: AuditScope,
   type: EventType,
   row: ReservationRow,
   before: ReservationRow | null,
@@ -49,7 +51,7 @@ export async function recordReservationEvent(
 ) {
   const after = auditedFields(row);
   const was = before === null ? null : auditedFields(before);
-  const audit = auditPart({
+  const audit = auditPart(scope, {
     hotelIds: [row.hotelId],
     action: type,
     target: { type: 'reservation', id: row.code },

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { RequestContext } from '../../context.ts';
 import type { ActionResult } from './responses.ts';
 
 /** The shape of an AlpineBits action (docs/api.md §9.2); the registry of them is actions.ts. */
@@ -22,9 +22,10 @@ export interface ActionInput {
  * A handler: parses `xml` (with `parseXml` of xml.ts, which refuses DTDs and entities), checks the
  * hotel against `auth.hotelIds`, does its work in its own transaction, and answers the response
  * document (`successOutcome` / `errorOutcome` of responses.ts, valid against the 2022-10 schema).
- * A request the handler cannot read at all may answer `{ status: 400, xml: 'ERROR:…' }`.
+ * A request the handler cannot read at all may answer `{ status: 400, xml: 'ERROR:…' }`. `ctx` is
+ * the request's: what a channel changes is audited as its act (API.md 12).
  */
-export type ActionHandler = (ctx: AppContext, input: ActionInput) => Promise<ActionResult>;
+export type ActionHandler = (ctx: RequestContext, input: ActionInput) => Promise<ActionResult>;
 
 export interface ActionDefinition {
   /** The `action` form field, e.g. `OTA_HotelInvCountNotif:FreeRooms`. */

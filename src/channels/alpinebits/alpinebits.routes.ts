@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, requestContext } from '../../context.ts';
 import { isDatabaseUnavailable } from '../../infra/http/database-problems.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { type AjvError, ajvFaults, faultEntries } from '../../infra/http/schema-errors.ts';
@@ -154,7 +154,7 @@ export const alpineBitsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         const value = request.headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
-      const answer = await answerAlpineBits(ctx, {
+      const answer = await answerAlpineBits(requestContext(ctx, request), {
         version: header('x-alpinebits-clientprotocolversion')?.trim(),
         clientId: header('x-alpinebits-clientid'),
         action: request.body.action,

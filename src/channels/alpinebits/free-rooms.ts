@@ -148,7 +148,7 @@ async function freeRooms(
       set: c.rooms !== undefined && c.stopSell === null ? { rooms: c.rooms } : { stopSell: true },
     }));
     const refused = await setRoomCounts(
-      ctx.db,
+      ctx,
       hotel,
       { reset: completeSet ? hotelToday(hotel.timezone, ctx.clock.now()) : null, counts },
       { source: 'alpinebits', action: 'OTA_HotelInvCountNotif:FreeRooms', completeSet, updates },

@@ -1,6 +1,6 @@
 import { minorDigits } from '../../infra/currency.ts';
 import type { Database } from '../../infra/db/database.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, recordAudit } from '../../operator-access/audit-trail.ts';
 import { applyRatePlanChanges, RatePlanChangeError } from '../../rate-plans/apply-rate-plans.ts';
 import { parseRatePlanNotif, RatePlanNotifError } from '../../rate-plans/rate-plan-notif.parse.ts';
 import { type ActionResult, ERROR_CODES, errorOutcome, successOutcome } from './responses.ts';
@@ -30,7 +30,7 @@ export const RATE_PLAN_NOTIF_ACTION = {
   scope: 'inventory:write',
 } as const;
 
-export type RatePlanNotifContext = {
+export type RatePlanNotifContext = Audited & {
   db: Database;
   catalog: {
     get(hotelId: string): { currency: string; roomTypes: ReadonlyArray<{ id: string }> } | undefined;
@@ -88,13 +88,13 @@ export async function handleRatePlanNotif(
         notif.changes,
       );
       // The channel's change of the hotel's prices (API.md 12), in the same transaction: its actor
-      // is the key's channel (the request's scope); the plans named by what was done to them.
+      // is the key's channel (the request's audit scope); the plans named by what was done to them.
       const codes = (type: string) =>
         notif.changes
           .filter((c) => c.type === type)
           .map((c) => c.code)
           .slice(0, AUDITED_CODES);
-      await recordAudit(tx, {
+      await recordAudit(tx, ctx.audit, {
         hotelIds: [notif.hotelCode],
         action: 'rate_plans.updated',
         target: { type: 'rate_plans', id: notif.hotelCode },

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { RequestContext } from '../../context.ts';
 import { ALPINEBITS_VERSION, type AlpineBitsAuthority } from './action.ts';
 import { actionNamed } from './actions.ts';
 
@@ -35,7 +35,10 @@ export const errorText = (status: number, message: string): AlpineBitsAnswer => 
  * the common version in its own data) or a missing `request` answer HTTP 400 with a body starting
  * `ERROR:`; an action the key's scopes do not allow answers 403 the same way.
  */
-export async function answerAlpineBits(ctx: AppContext, req: AlpineBitsRequest): Promise<AlpineBitsAnswer> {
+export async function answerAlpineBits(
+  ctx: RequestContext,
+  req: AlpineBitsRequest,
+): Promise<AlpineBitsAnswer> {
   const definition = req.action ? actionNamed(req.action) : undefined;
   if (!definition) return errorText(400, 'unknown or missing action');
   const handshake = definition.action === 'OTA_Ping:Handshaking';

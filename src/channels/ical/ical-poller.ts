@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { type ClaimWorker, startClaimWorker } from '../../infra/outbox/claim-worker.ts';
+import { SYSTEM_SCOPE } from '../../operator-access/audit-trail.ts';
 import { sealLegacyUrls } from './commands/seal-legacy-urls.ts';
 import { syncImport } from './commands/sync-import.ts';
 import { FETCH_TIMEOUT_MS } from './ical-fetch.ts';
@@ -24,6 +25,8 @@ export function startIcalPoller(
   logger: Logger,
 ): ClaimWorker {
   let sealed = false;
+  // Its syncs are the service's own work: the system acts, under no request (API.md 12).
+  const system = { ...deps, audit: SYSTEM_SCOPE };
   return startClaimWorker<ImportRow, true>({
     db: deps.db,
     logger,
@@ -42,7 +45,7 @@ export function startIcalPoller(
       return repo.claimDue(deps.db, limit, LEASE_SECONDS);
     },
     async run(row) {
-      await syncImport(deps, row).catch((err) =>
+      await syncImport(system, row).catch((err) =>
         logger.warn({ err, importId: row.id }, 'iCal import failed'),
       );
       return true;

@@ -1,7 +1,7 @@
 import { addDays, zonedInstant } from '../../dates/dates.ts';
 import type { Database } from '../../infra/db/database.ts';
 import type { AuditActor } from '../../operator-access/audit-entries.repository.ts';
-import { recordAudit, SYSTEM_ACTOR } from '../../operator-access/audit-trail.ts';
+import { recordAudit, SYSTEM_ACTOR, SYSTEM_SCOPE } from '../../operator-access/audit-trail.ts';
 import { identityPurgeRepository as repo } from '../identity-purge.repository.ts';
 import { proofFailuresRepository } from '../proof-failures.repository.ts';
 
@@ -17,7 +17,8 @@ const PROOF_WINDOW_KEEP_MS = 7 * 24 * 3600 * 1000;
  *
  * Each batch's transaction writes one `guest_identity.purged` audit entry per hotel it purged
  * documents of (API.md 12), with the count only, never the guest's data; `actor` is the system for
- * the scheduled job, the command line's for `npm run purge-identity`.
+ * the scheduled job, the command line's for `npm run purge-identity`; never a request's (no request
+ * id), as no route purges.
  */
 export async function purgeIdentityData(
   db: Database,
@@ -40,7 +41,7 @@ export async function purgeIdentityData(
       purged += await db.transaction(async (tx) => {
         const byHotel = await repo.purgeIdentityData(tx, due, now);
         for (const { hotelId, purged: documents } of byHotel) {
-          await recordAudit(tx, {
+          await recordAudit(tx, SYSTEM_SCOPE, {
             actor,
             hotelIds: [hotelId],
             action: 'guest_identity.purged',

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Encryptor } from '../../infra/crypto/encryption.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, actorOf, recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { guestRegisterRepository, type RegisterReservationRow } from '../guest-register.repository.ts';
 import { stepContext } from '../session-secrets.ts';
@@ -91,17 +91,18 @@ async function registerOf(
 /**
  * The guest register of the hotel's arrivals on `date` for `actor` (API.md 7.3): the read and its
  * audit entry (key, hotel, date, number of guests and the format asked; no identity data) commit
- * together, so no identity data leaves without its record. The hotel is checked visible already.
+ * together, so no identity data leaves without its record (naming the request's id, from `ctx`).
+ * The hotel is checked visible already.
  */
 export function readGuestRegister(
-  ctx: Pick<AppContext, 'db' | 'encryptor'>,
+  ctx: Pick<AppContext, 'db' | 'encryptor'> & Audited,
   actor: Principal,
   request: { hotelId: string; date: string; format: 'csv' | 'json' },
 ): Promise<RegisterGuest[]> {
   const { hotelId, date, format } = request;
   return ctx.db.transaction(async (tx) => {
     const found = await registerOf(tx, ctx.encryptor, hotelId, date);
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: actorOf(actor),
       hotelIds: [hotelId],
       action: 'guest_register.read',

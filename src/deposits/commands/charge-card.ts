@@ -1,5 +1,5 @@
 import type { FolioPayment } from '../../folios/commands/folio-context.ts';
-import { type FolioContext, folioOf, reservationFor } from '../../folios/commands/folio-context.ts';
+import { type FolioWriteContext, folioOf, reservationFor } from '../../folios/commands/folio-context.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
 import { recordAudit } from '../../operator-access/audit-trail.ts';
@@ -33,7 +33,7 @@ export interface CardCharged {
  * though the answer is an error) so the hotel's systems learn of the refusal as they do of a balance's.
  */
 export async function chargeCard(
-  ctx: FolioContext & PaymentDeps,
+  ctx: FolioWriteContext & PaymentDeps,
   principal: Principal,
   code: string,
   body: ChargeCardInput,
@@ -92,7 +92,7 @@ export async function chargeCard(
     const after = await folioOf(tx, updated, hotel);
     const payment = after.payments.filter((p) => p.method === 'card' && p.kind === 'payment').at(-1);
     if (!payment) throw new Error('the card charge is not on the folio');
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'folio.card_charged',
       target: { type: 'folio', id: row.code },

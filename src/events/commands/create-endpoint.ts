@@ -1,7 +1,7 @@
 import { randomToken } from '../../infra/crypto/tokens.ts';
 import { AppError, invalid } from '../../infra/http/problems.ts';
 import { OutboundAddressError, resolveOutboundTarget } from '../../infra/net/outbound-address.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, recordAudit } from '../../operator-access/audit-trail.ts';
 import { typesOfPattern } from '../event-types.ts';
 import { webhookEndpointsRepository as repo, type WebhookEndpoint } from '../webhook-endpoints.repository.ts';
 import { secretContext } from '../webhook-secret.ts';
@@ -23,7 +23,7 @@ export function checkEventPatterns(patterns: readonly string[], path: string): s
 
 /** Adds a webhook endpoint for the key's hotels (or some of them); its secret is shown once. */
 export async function createEndpoint(
-  deps: WebhookDeps,
+  deps: WebhookDeps & Audited,
   actor: Actor,
   body: { url: string; events: string[]; hotelIds?: string[] | undefined; description?: string | undefined },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
@@ -57,7 +57,7 @@ export async function createEndpoint(
       createdBy: actor.id,
       secretEncrypted: deps.encryptor.encrypt(secret, secretContext(id)),
     });
-    await recordAudit(tx, {
+    await recordAudit(tx, deps.audit, {
       hotelIds,
       action: 'webhook.created',
       target: { type: 'webhook', id },

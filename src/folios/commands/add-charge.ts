@@ -6,7 +6,7 @@ import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { folioLinesRepository } from '../folio-lines.repository.ts';
 import { type FolioLine, hotelVatRate, hotelVatRates } from '../rules/folio-lines.ts';
-import { type FolioContext, reservationFor } from './folio-context.ts';
+import { type FolioWriteContext, reservationFor } from './folio-context.ts';
 
 export interface ChargeRequest {
   description: string;
@@ -24,7 +24,7 @@ const MAX_LINE_AMOUNT = 1_000_000_000;
  * `percent_included` taxes, `null` for a charge outside VAT; absent, the hotel's VAT rate.
  */
 export async function addCharge(
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   principal: Principal,
   code: string,
   body: ChargeRequest,
@@ -64,7 +64,7 @@ export async function addCharge(
       invoiceId: null,
       voided: false,
     });
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'folio.charge_added',
       target: { type: 'folio', id: row.code },

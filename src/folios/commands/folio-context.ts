@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { hotelToday } from '../../dates/dates.ts';
 import type { Executor } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
+import type { Audited } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { paymentLedger } from '../../payments/payments.repository.ts';
 import { reservationRepository } from '../../reservations/reservation.repository.ts';
@@ -15,6 +16,9 @@ import { type FolioLine, folioLines, hotelVatRate, reservationLines } from '../r
 
 /** What the folio commands use of the app. */
 export type FolioContext = Pick<AppContext, 'db' | 'catalog' | 'clock' | 'config'>;
+
+/** What a folio command that changes something uses: also who acts, whom its audit entry names. */
+export type FolioWriteContext = FolioContext & Audited;
 
 export interface FolioPayment {
   id: string;

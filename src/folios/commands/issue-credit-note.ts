@@ -3,7 +3,7 @@ import { AppError, invalid } from '../../infra/http/problems.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { folioLinesRepository } from '../folio-lines.repository.ts';
 import { invoicesRepository } from '../invoices.repository.ts';
-import { conflict, type FolioContext, reservationFor } from './folio-context.ts';
+import { conflict, type FolioWriteContext, reservationFor } from './folio-context.ts';
 import { type Invoice, loadInvoice } from './invoice-view.ts';
 import { legalOf, writeInvoice } from './write-invoice.ts';
 
@@ -15,7 +15,7 @@ export const invoiceNotFound = () => new AppError('not_found', 'No such invoice.
  * invoiced again. One per invoice: the invoice row is locked, and a unique index backs it.
  */
 export async function issueCreditNote(
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   principal: Principal,
   invoiceId: string,
   body: { reason: string },

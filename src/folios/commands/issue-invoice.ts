@@ -5,7 +5,7 @@ import type { InvoiceLine } from '../invoice-lines.repository.ts';
 import type { Party } from '../invoices.repository.ts';
 import { invoiceable } from '../rules/folio-lines.ts';
 import { vatBreakdown } from '../rules/invoice-totals.ts';
-import { conflict, type FolioContext, folioOf, reservationFor } from './folio-context.ts';
+import { conflict, type FolioWriteContext, folioOf, reservationFor } from './folio-context.ts';
 import type { Invoice } from './invoice-view.ts';
 import { legalOf, writeInvoice } from './write-invoice.ts';
 
@@ -15,7 +15,7 @@ import { legalOf, writeInvoice } from './write-invoice.ts';
  * takes are frozen on the folio as invoiced, so a later re-pricing leaves them as they were.
  */
 export async function issueInvoice(
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   principal: Principal,
   code: string,
   body: { recipient?: Party | undefined },

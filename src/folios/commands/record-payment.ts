@@ -3,7 +3,7 @@ import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { type DeskPayment, folioPaymentsRepository } from '../folio-payments.repository.ts';
-import { type FolioContext, reservationFor } from './folio-context.ts';
+import { type FolioWriteContext, reservationFor } from './folio-context.ts';
 
 export interface PaymentRequest {
   amount: number;
@@ -14,7 +14,7 @@ export interface PaymentRequest {
 
 /** `POST …/folio/payments`: money taken or given back at the desk, written as it is. */
 export async function recordPayment(
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   principal: Principal,
   code: string,
   body: PaymentRequest,
@@ -30,7 +30,7 @@ export async function recordPayment(
       reference: body.reference ?? null,
       at: ctx.clock.now(),
     });
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'folio.payment_recorded',
       target: { type: 'folio', id: row.code },

@@ -4,11 +4,11 @@ import { recordAudit } from '../../operator-access/audit-trail.ts';
 import type { Principal } from '../../operator-access/scopes.ts';
 import { folioLinesRepository } from '../folio-lines.repository.ts';
 import type { FolioLine } from '../rules/folio-lines.ts';
-import { conflict, type FolioContext, reservationFor } from './folio-context.ts';
+import { conflict, type FolioWriteContext, reservationFor } from './folio-context.ts';
 
 /** `POST …/folio/charges/{line}/void`: a desk charge no invoice took is voided (kept, not counted). */
 export async function voidCharge(
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   principal: Principal,
   code: string,
   lineId: string,
@@ -27,7 +27,7 @@ export async function voidCharge(
     }
     if (line.voided) return finishWrite(tx, { line, currency: row.currency }, options);
     const voided = await folioLinesRepository.void(tx, row.hotelId, line.id);
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'folio.charge_voided',
       target: { type: 'folio', id: row.code },

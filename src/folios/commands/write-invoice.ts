@@ -17,7 +17,7 @@ import { invoiceNumber, type VatEntry } from '../rules/invoice-totals.ts';
 import { verifactuFields, verifactuHash } from '../rules/verifactu.ts';
 import { verifactuChainHeadsRepository } from '../verifactu-chain-heads.repository.ts';
 import { type VerifactuRecord, verifactuRecordsRepository } from '../verifactu-records.repository.ts';
-import type { FolioContext } from './folio-context.ts';
+import type { FolioWriteContext } from './folio-context.ts';
 import { type Invoice, qrUrlOf } from './invoice-view.ts';
 
 /** The hotel's legal details, or `409 invoicing_not_configured`. */
@@ -55,7 +55,7 @@ export interface InvoiceDraft {
  */
 export async function writeInvoice(
   tx: Executor,
-  ctx: FolioContext,
+  ctx: FolioWriteContext,
   hotel: Hotel,
   reservation: ReservationRow,
   draft: InvoiceDraft,
@@ -155,7 +155,7 @@ export async function writeInvoice(
       },
     },
   ]);
-  await recordAudit(tx, {
+  await recordAudit(tx, ctx.audit, {
     hotelIds: [hotel.id],
     action: draft.type === 'credit_note' ? 'invoice.credit_note_issued' : 'invoice.issued',
     target: { type: 'invoice', id },

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { recordEvent } from '../../events/record-event.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, recordAudit } from '../../operator-access/audit-trail.ts';
 import { calendarRepository as repo } from '../calendar.repository.ts';
 import type { CalendarPatch, CalendarView } from '../calendar.schemas.ts';
 import { holdCalendar } from '../calendar-lock.ts';
@@ -44,7 +44,7 @@ const AUDITED_UPDATES = 50;
  * PATCH (`409 no_availability`). The change is recorded as a `calendar.updated` event with it.
  */
 export async function updateCalendar(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db'> & Audited,
   hotel: Hotel,
   body: CalendarPatch,
   options: WriteOptions<CalendarView> = {},
@@ -74,7 +74,7 @@ export async function updateCalendar(
     await calendarPriceRepository.deleteCleared(tx, hotel.id, from, to);
     await announceCalendarChange(tx, hotel.id);
     await recordEvent(tx, { type: 'calendar.updated', hotelId: hotel.id, data: body });
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [hotel.id],
       action: 'calendar.updated',
       target: { type: 'calendar', id: hotel.id },

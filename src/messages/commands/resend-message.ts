@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { finishWrite, type WriteOptions } from '../../infra/db/database.ts';
 import { AppError } from '../../infra/http/problems.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, recordAudit } from '../../operator-access/audit-trail.ts';
 import { reservationRepository as reservations } from '../../reservations/reservation.repository.ts';
 import { reservationView } from '../../reservations/reservation.view.ts';
 import type { MessageRow } from '../messages.repository.ts';
@@ -15,7 +15,7 @@ import { type MessagesReader, visibleReservation } from './message-access.ts';
  * reservation (`409 reservation_cancelled`).
  */
 export async function resendMessage(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db'> & Audited,
   code: string,
   body: ResendRequest,
   reader: MessagesReader,
@@ -32,7 +32,7 @@ export async function resendMessage(
     const data = body.kind === 'booking_confirmation' ? { reservation: reservationView(row) } : {};
     const [message] = await queueMessages(tx, row, [{ kind: body.kind, data, automatic: false }]);
     if (!message) throw new Error(`message for ${row.code} not queued`);
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'message.resent',
       target: { type: 'reservation', id: row.code },

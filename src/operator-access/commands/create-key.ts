@@ -37,6 +37,6 @@ export async function createKey(
     );
   }
   return deps.db.transaction((tx) =>
-    insertKey(tx, deps.hash, actor, { name: request.name, scopes, hotelIds }),
+    insertKey(tx, deps.hash, actor, { name: request.name, scopes, hotelIds }, deps.audit),
   );
 }

@@ -20,7 +20,7 @@ export async function revokeKey(deps: KeysDeps, actor: Principal, id: string): P
     if (key.revokedAt) return key;
     const now = deps.now();
     await repo.revoke(tx, id, now);
-    await recordAudit(tx, {
+    await recordAudit(tx, deps.audit, {
       actor: actorOf(actor),
       hotelIds: key.hotelIds,
       action: 'key.revoked',

@@ -23,7 +23,7 @@ export async function deletePromotion(
     if (!(await findPromotion(tx, hotel, key)))
       throw new AppError('not_found', `Hotel ${hotel.id} has no promotion code "${key}".`);
     await promotionsRepository.save(tx, hotel.id, key, null, ctx.clock.now());
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: actorOf(by),
       action: 'promotion.deleted',
       hotelIds: [hotel.id],

@@ -32,7 +32,7 @@ export async function savePromotion(
   const definition: PromotionDef = { ...body, code: key };
   return ctx.db.transaction(async (tx) => {
     await promotionsRepository.save(tx, hotel.id, key, definition, ctx.clock.now());
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: actorOf(by),
       action: 'promotion.saved',
       hotelIds: [hotel.id],

@@ -6,7 +6,7 @@ import { staffTokensRepository as tokens } from '../staff-tokens.repository.ts';
 import { linkRefused } from './password-setting.ts';
 import {
   recordOwnAct,
-  type StaffContext,
+  type StaffWriteContext,
   signedInView,
   startSession,
   TOKEN_PATTERN,
@@ -17,7 +17,7 @@ import {
  * Accepts an invitation (API.md 12): the token used once, the password set, the account `active`,
  * and a session opened, in one transaction. A weak password changes nothing (the token stays good).
  */
-export async function acceptInvitation(ctx: StaffContext, token: string, password: string) {
+export async function acceptInvitation(ctx: StaffWriteContext, token: string, password: string) {
   if (!TOKEN_PATTERN.test(token)) throw linkRefused();
   // The strength is judged before the token is spent, without the person's details (unknown yet);
   // then again with them, inside the transaction, which a refusal rolls back.
@@ -33,7 +33,7 @@ export async function acceptInvitation(ctx: StaffContext, token: string, passwor
     await accounts.update(tx, staffId, { status: 'active', passwordHash: hash }, ctx.clock.now());
     const secret = await startSession(tx, ctx, staffId);
     const active = await accounts.byId(tx, staffId);
-    await recordOwnAct(tx, account, 'staff.invitation_accepted', { signedIn: true });
+    await recordOwnAct(tx, ctx.audit, account, 'staff.invitation_accepted', { signedIn: true });
     return { secret, answer: signedInView(active ?? account) };
   });
 }

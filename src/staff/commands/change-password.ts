@@ -3,11 +3,11 @@ import { staffSessionsRepository as sessions } from '../../operator-access/staff
 import { verifyPassword } from '../password-hash.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { strongHash } from './password-setting.ts';
-import { recordOwnAct, type StaffContext } from './staff-context.ts';
+import { recordOwnAct, type StaffWriteContext } from './staff-context.ts';
 
 /** Changes one's own password (signed in): the current one checked, every other session ended. */
 export async function changePassword(
-  ctx: StaffContext,
+  ctx: StaffWriteContext,
   staffId: number,
   keepSession: Buffer,
   body: { currentPassword: string; newPassword: string },
@@ -20,6 +20,6 @@ export async function changePassword(
   await ctx.db.transaction(async (tx) => {
     await accounts.update(tx, staffId, { passwordHash: hash }, ctx.clock.now());
     await sessions.endAllOf(tx, staffId, keepSession);
-    await recordOwnAct(tx, account, 'staff.password_changed');
+    await recordOwnAct(tx, ctx.audit, account, 'staff.password_changed');
   });
 }

@@ -8,7 +8,7 @@ import type { Principal } from '../../operator-access/scopes.ts';
 import { grantRefusal } from '../rules/staff-grant.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { staffHotelsRepository } from '../staff-hotels.repository.ts';
-import { issueLink, type StaffContext, staffView } from './staff-context.ts';
+import { issueLink, type StaffContext, type StaffWriteContext, staffView } from './staff-context.ts';
 
 export interface Invitation {
   email: string;
@@ -36,7 +36,7 @@ export function knownHotels(
  * `staff_invitation` e-mail, in one transaction with its audit entry. Nobody grants a role or hotel
  * beyond their own (`403`). Answers the account and the link (which only the command line prints).
  */
-export async function inviteStaff(ctx: StaffContext, by: Principal, invitation: Invitation) {
+export async function inviteStaff(ctx: StaffWriteContext, by: Principal, invitation: Invitation) {
   const hotelIds = knownHotels(ctx, invitation.hotelIds, '/hotelIds');
   const refusal = grantRefusal(by, invitation.role, hotelIds);
   if (refusal) throw new AppError('forbidden', refusal);
@@ -62,7 +62,7 @@ export async function inviteStaff(ctx: StaffContext, by: Principal, invitation: 
       link,
       invitedBy: by.name ?? 'Innkeep',
     });
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: actorOf(by),
       hotelIds,
       action: 'staff.invited',

@@ -8,7 +8,7 @@ import { staffAccountsRepository as accounts, type StaffAccount } from '../staff
 import { staffHotelsRepository } from '../staff-hotels.repository.ts';
 import { knownHotels } from './invite-staff.ts';
 import { staffNotFound } from './staff-access.ts';
-import { type StaffContext, staffView } from './staff-context.ts';
+import { type StaffWriteContext, staffView } from './staff-context.ts';
 
 export interface StaffChange {
   name?: string | undefined;
@@ -24,7 +24,7 @@ export interface StaffChange {
  * at once (the row is gone, so every process refuses the cookie on its next request). An invited
  * account cannot be made `active` here: only accepting the invitation does that.
  */
-export async function modifyStaff(ctx: StaffContext, by: Principal, id: string, change: StaffChange) {
+export async function modifyStaff(ctx: StaffWriteContext, by: Principal, id: string, change: StaffChange) {
   const hotelIds =
     change.hotelIds === undefined ? undefined : knownHotels(ctx, change.hotelIds ?? undefined, '/hotelIds');
   return ctx.db.transaction(async (tx) => {
@@ -61,7 +61,7 @@ export async function modifyStaff(ctx: StaffContext, by: Principal, id: string, 
     if (hotelIds !== undefined) await staffHotelsRepository.replace(tx, before.id, hotelIds);
     if (change.status === 'disabled') await staffSessionsRepository.endAllOf(tx, before.id);
     const after = (await accounts.byId(tx, before.id)) as StaffAccount;
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: actorOf(by),
       hotelIds: unionOfHotels(before.hotelIds, after.hotelIds),
       action: 'staff.modified',

@@ -8,7 +8,7 @@ import { staffAccountsRepository as accounts } from '../staff-accounts.repositor
 import { staffPasskeysRepository as passkeys } from '../staff-passkeys.repository.ts';
 import { webauthnChallengesRepository as challenges } from '../webauthn-challenges.repository.ts';
 import { passkeyView } from './passkey-view.ts';
-import type { StaffContext } from './staff-context.ts';
+import type { StaffWriteContext } from './staff-context.ts';
 
 const refused = (message: string) => invalid('/response', message);
 
@@ -19,7 +19,7 @@ const refused = (message: string) => invalid('/response', message);
  * party, challenge and attestation. Every refusal is `400` at `/response` and stores nothing.
  */
 export async function registerPasskey(
-  ctx: StaffContext,
+  ctx: StaffWriteContext,
   staffId: number,
   body: { response: RegistrationResponseJSON; name?: string },
 ) {
@@ -60,7 +60,7 @@ export async function registerPasskey(
       now,
     });
     if (!added) throw refused('holds a passkey that is registered already');
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       actor: { type: 'staff', id: account.publicId, name: account.name },
       hotelIds: account.hotelIds,
       action: 'staff.passkey_added',

@@ -1,13 +1,13 @@
 import { tellStaff } from '../../messages/staff-outbox.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
-import { issueLink, recordOwnAct, type StaffContext } from './staff-context.ts';
+import { issueLink, recordOwnAct, type StaffWriteContext } from './staff-context.ts';
 
 /**
  * Asks for a reset link (API.md 12): always the same answer; only an active account gets the
  * `staff_password_reset` e-mail, with a one-time link valid one hour, and the account's trail the
  * entry `staff.password_reset_requested` (the caller is told neither).
  */
-export async function requestPasswordReset(ctx: StaffContext, email: string): Promise<void> {
+export async function requestPasswordReset(ctx: StaffWriteContext, email: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const account = await accounts.byEmail(tx, email);
     if (!account || account.status !== 'active') return;
@@ -20,6 +20,6 @@ export async function requestPasswordReset(ctx: StaffContext, email: string): Pr
       link,
     });
     // Whoever typed the e-mail is unknown: the entry names the account it concerns as the actor.
-    await recordOwnAct(tx, account, 'staff.password_reset_requested');
+    await recordOwnAct(tx, ctx.audit, account, 'staff.password_reset_requested');
   });
 }

@@ -5,10 +5,10 @@ import { passwordWeakness } from '../rules/password-strength.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
 import { staffTokensRepository as tokens } from '../staff-tokens.repository.ts';
 import { linkRefused } from './password-setting.ts';
-import { recordOwnAct, type StaffContext, TOKEN_PATTERN, tokenHash } from './staff-context.ts';
+import { recordOwnAct, type StaffWriteContext, TOKEN_PATTERN, tokenHash } from './staff-context.ts';
 
 /** Sets a new password with a reset token: used once, every session of the person ended. */
-export async function resetPassword(ctx: StaffContext, token: string, password: string): Promise<void> {
+export async function resetPassword(ctx: StaffWriteContext, token: string, password: string): Promise<void> {
   if (!TOKEN_PATTERN.test(token)) throw linkRefused();
   if (passwordWeakness(password)) throw invalid('/password', passwordWeakness(password) as string);
   const hash = await hashPassword(password);
@@ -21,6 +21,6 @@ export async function resetPassword(ctx: StaffContext, token: string, password: 
     if (weakness) throw invalid('/password', weakness);
     await accounts.update(tx, staffId, { passwordHash: hash }, ctx.clock.now());
     await sessions.endAllOf(tx, staffId);
-    await recordOwnAct(tx, account, 'staff.password_reset');
+    await recordOwnAct(tx, ctx.audit, account, 'staff.password_reset');
   });
 }

@@ -6,7 +6,7 @@ import { staffAccountsRepository as accounts } from '../staff-accounts.repositor
 import { staffPasskeysRepository as passkeys } from '../staff-passkeys.repository.ts';
 import { webauthnChallengesRepository as challenges } from '../webauthn-challenges.repository.ts';
 import { userHandleOf } from './passkey-view.ts';
-import { recordOwnAct, type StaffContext, signedInView, startSession } from './staff-context.ts';
+import { recordOwnAct, type StaffWriteContext, signedInView, startSession } from './staff-context.ts';
 
 /** The one answer of every refused passkey sign-in: it never tells which check failed. */
 const passkeyRefused = () =>
@@ -22,7 +22,7 @@ const passkeyRefused = () =>
  * account, signed for this origin and relying party, with a signature counter that moved on
  * (a cloned authenticator's replays are refused). Every refusal is the same `401 sign_in_failed`.
  */
-export async function signInWithPasskey(ctx: StaffContext, response: AuthenticationResponseJSON) {
+export async function signInWithPasskey(ctx: StaffWriteContext, response: AuthenticationResponseJSON) {
   const now = ctx.clock.now();
   const challenge = challengeOf(response.response.clientDataJSON);
   if (
@@ -59,7 +59,10 @@ export async function signInWithPasskey(ctx: StaffContext, response: Authenticat
   }
   const secret = await ctx.db.transaction(async (tx) => {
     if (!(await passkeys.recordUse(tx, passkey.id, passkey.counter, newCounter, now))) throw passkeyRefused();
-    await recordOwnAct(tx, account, 'staff.signed_in', { method: 'passkey', passkeyId: passkey.publicId });
+    await recordOwnAct(tx, ctx.audit, account, 'staff.signed_in', {
+      method: 'passkey',
+      passkeyId: passkey.publicId,
+    });
     return startSession(tx, ctx, account.id);
   });
   return { secret, answer: signedInView(account) };

@@ -4,7 +4,7 @@ import { windowLimitExceeded } from '../../infra/http/rate-limit-headers.ts';
 import { decoyHash, verifyPassword } from '../password-hash.ts';
 import { signInFailuresRepository as failures } from '../sign-in-failures.repository.ts';
 import { staffAccountsRepository as accounts } from '../staff-accounts.repository.ts';
-import { recordOwnAct, type StaffContext, signedInView, startSession } from './staff-context.ts';
+import { recordOwnAct, type StaffWriteContext, signedInView, startSession } from './staff-context.ts';
 
 /** API.md 12: 10 failures for one e-mail within 15 minutes lock it until the window passes. */
 export const SIGN_IN_FAILURE_LIMIT = 10;
@@ -37,7 +37,7 @@ function lockedOut(counted: { failures: number; windowStart: Date }, now: Date):
  * and a success gives it back: parallel guesses each see the ones before them, so no more than 10
  * passwords are ever checked in a window, however many arrive at once on however many processes.
  */
-export async function signIn(ctx: StaffContext, email: string, password: string) {
+export async function signIn(ctx: StaffWriteContext, email: string, password: string) {
   const now = ctx.clock.now();
   const hash = emailHash(email);
   const counted = await failures.count(ctx.db, hash, now, SIGN_IN_WINDOW_SECONDS);
@@ -50,7 +50,7 @@ export async function signIn(ctx: StaffContext, email: string, password: string)
   await failures.forgive(ctx.db, hash, counted.windowStart);
   // A sign-in is a security event a hotel expects in its trail: written with the session it opens.
   const secret = await ctx.db.transaction(async (tx) => {
-    await recordOwnAct(tx, account, 'staff.signed_in', { method: 'password' });
+    await recordOwnAct(tx, ctx.audit, account, 'staff.signed_in', { method: 'password' });
     return startSession(tx, ctx, account.id);
   });
   return { secret, answer: signedInView(account) };

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { hashSecret, randomToken } from '../../infra/crypto/tokens.ts';
 import type { Executor } from '../../infra/db/database.ts';
-import { recordAudit } from '../../operator-access/audit-trail.ts';
+import { type Audited, type AuditScope, recordAudit } from '../../operator-access/audit-trail.ts';
 import { scopesOfRole } from '../../operator-access/roles.ts';
 import {
   newSessionSecret,
@@ -14,6 +14,12 @@ import { staffTokensRepository, type TokenPurpose } from '../staff-tokens.reposi
 
 /** What the staff commands use of the app. */
 export type StaffContext = Pick<AppContext, 'db' | 'clock' | 'config' | 'encryptor' | 'catalog'>;
+
+/**
+ * What a staff command that changes something uses: also who acts (the request's audit scope, the
+ * system's for the command line), as each change is audited.
+ */
+export type StaffWriteContext = StaffContext & Audited;
 
 /** Invitation links live 72 hours, reset links one hour (API.md 12). */
 export const TOKEN_HOURS: Record<TokenPurpose, number> = { invitation: 72, password_reset: 1 };
@@ -85,15 +91,17 @@ export async function startSession(tx: Executor, ctx: StaffContext, staffId: num
 /**
  * The audit entry of what a person did to their own account through `/auth` (API.md 12: signing
  * in and out, passwords, invitations), in the change's transaction. These routes carry no operator
- * credential, so the person is named as the actor; the entry concerns the person's hotels.
+ * credential, so the person is named as the actor (`scope` gives the request id); the entry
+ * concerns the person's hotels.
  */
 export function recordOwnAct(
   tx: Executor,
+  scope: AuditScope,
   account: Pick<StaffAccount, 'publicId' | 'name' | 'hotelIds'>,
   action: `staff.${string}`,
   details?: Record<string, unknown>,
 ): Promise<void> {
-  return recordAudit(tx, {
+  return recordAudit(tx, scope, {
     actor: { type: 'staff', id: account.publicId, name: account.name },
     hotelIds: account.hotelIds,
     action,

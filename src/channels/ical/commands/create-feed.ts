@@ -5,7 +5,11 @@ import { icalFeedsRepository as repo } from '../ical-feeds.repository.ts';
 import { type IcalContext, roomTypeOrInvalid } from './ical-context.ts';
 
 /** A new secret feed URL for a room type: the token (160 random bits) is answered once, its hash kept. */
-export async function createFeed(ctx: Pick<IcalContext, 'db' | 'config'>, hotel: Hotel, roomTypeId: string) {
+export async function createFeed(
+  ctx: Pick<IcalContext, 'db' | 'config' | 'audit'>,
+  hotel: Hotel,
+  roomTypeId: string,
+) {
   roomTypeOrInvalid(hotel, roomTypeId);
   const token = randomToken('ict_', 20);
   const row = await ctx.db.transaction(async (tx) => {
@@ -15,7 +19,7 @@ export async function createFeed(ctx: Pick<IcalContext, 'db' | 'config'>, hotel:
       roomTypeId,
       tokenHash: hashSecret(token),
     });
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [hotel.id],
       action: 'ical_feed.created',
       target: { type: 'ical_feed', id: feed.id },

@@ -49,7 +49,7 @@ export async function createImport(
       ...sealed,
     });
     // The URL is a secret of the hotel's (sealed at rest): the entry names the import, not its URL.
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [hotel.id],
       action: 'ical_import.created',
       target: { type: 'ical_import', id },

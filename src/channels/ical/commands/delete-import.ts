@@ -6,7 +6,7 @@ import { type IcalContext, visible } from './ical-context.ts';
 
 /** Releases every hold of the import, then deletes it (`404` for an import the key does not see). */
 export async function deleteImport(
-  ctx: Pick<IcalContext, 'db' | 'catalog' | 'clock'>,
+  ctx: Pick<IcalContext, 'db' | 'catalog' | 'clock' | 'audit'>,
   id: string,
   hotelIds: readonly string[] | null,
 ): Promise<void> {
@@ -19,7 +19,7 @@ export async function deleteImport(
       await replaceHolds(tx, { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: id }, [], today);
     }
     await repo.deleteImport(tx, id);
-    await recordAudit(tx, {
+    await recordAudit(tx, ctx.audit, {
       hotelIds: [row.hotelId],
       action: 'ical_import.deleted',
       target: { type: 'ical_import', id },

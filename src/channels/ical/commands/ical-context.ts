@@ -1,12 +1,17 @@
 import type { Hotel } from '../../../catalog/catalog.schema.ts';
 import type { AppContext } from '../../../context.ts';
 import { AppError, invalid } from '../../../infra/http/problems.ts';
+import type { Audited } from '../../../operator-access/audit-trail.ts';
 
-/** The app's parts the iCal commands use: a route hands `requestContext(ctx, request)`, the poller its own. */
+/**
+ * The app's parts the iCal commands use and who acts: a route hands `requestContext(ctx, request)`,
+ * the poller its own, in the system's audit scope.
+ */
 export type IcalContext = Pick<
   AppContext,
   'db' | 'catalog' | 'clock' | 'config' | 'encryptor' | 'operatorKeyHasher'
->;
+> &
+  Audited;
 
 /** The host our own events' UIDs name (ical-export.ts): PUBLIC_BASE_URL's. */
 export const uidHost = (ctx: Pick<IcalContext, 'config'>) => new URL(ctx.config.publicBaseUrl).host;

@@ -72,9 +72,9 @@ export async function syncImport(ctx: IcalContext, row: ImportRow): Promise<Impo
     const target = { hotelId: row.hotelId, roomTypeId: row.roomTypeId, importId: row.id };
     const { conflicts, added, removed } = await replaceHolds(tx, target, parsed.stays, today);
     // A poll that changed holds is a change to what the hotel sells (API.md 12): the poller's
-    // runs are the system's, a manual sync its caller's (the request's scope). No change, no entry.
+    // runs are the system's, a manual sync its caller's (the request's audit scope). No change, no entry.
     if (added > 0 || removed > 0) {
-      await recordAudit(tx, {
+      await recordAudit(tx, ctx.audit, {
         hotelIds: [row.hotelId],
         action: 'ical_import.synced',
         target: { type: 'ical_import', id: row.id },
