@@ -9,6 +9,9 @@ import { resolve } from 'node:path';
 import { ROOT } from './processes.ts';
 
 export interface Entry {
+  /** The argument as given: what a summary over an entry's processes groups by. */
+  arg: string;
+  /** The argument, or with its position when the same one is given more than once. */
   label: string;
   root: string;
   env: Record<string, string>;
@@ -16,14 +19,29 @@ export interface Entry {
 
 /** `<checkout>[,KEY=VALUE…]` per argument (this checkout when none): the same path may come twice. */
 export function entriesOf(args: string[]): Entry[] {
-  return (args.length > 0 ? args : [ROOT]).map((arg) => {
+  const given = args.length > 0 ? args : [ROOT];
+  return given.map((arg, i) => {
     const [path, ...settings] = arg.split(',');
     return {
-      label: arg,
+      arg,
+      // The same entry given twice runs twice, in processes of its own: told apart by position.
+      label: given.indexOf(arg) === i && given.lastIndexOf(arg) === i ? arg : `${arg} #${i + 1}`,
       root: resolve(path as string),
       env: Object.fromEntries(settings.map(keyValue)),
     };
   });
+}
+
+/**
+ * Each entry `copies` times, interleaved (A B A B …): a Node process of one build can run a search
+ * 20 % faster or slower than another of the same build (JIT and heap layout), so a comparison of
+ * builds needs several processes of each.
+ */
+export function repeated(entries: Entry[], copies: number): Entry[] {
+  if (copies <= 1) return entries;
+  return Array.from({ length: copies }, (_, k) =>
+    entries.map((e) => ({ ...e, label: `${e.label} #${k + 1}` })),
+  ).flat();
 }
 
 /** `KEY=VALUE,…` of an environment variable, as an object. */

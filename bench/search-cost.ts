@@ -16,7 +16,9 @@
  * `.,COST_PLAN=alpinebits`), COST_ROUNDS (4),
  * COST_SEARCHES per round (10,000), COST_CONNECTIONS (50), COST_TYPES (room types, 4), COST_PIN=1
  * (every service on CPU 0, this load generator on CPU 1), COST_COMPARE (stays whose answers are
- * compared across checkouts, 300), COST_ENV (KEY=VALUE,… for every service), COST_PROF_DIR (a CPU
+ * compared across checkouts, 300), COST_PROCESSES (processes of each entry, 1: one process of a
+ * build may run 20 % faster than another of the same build, so compare builds with 3 or more;
+ * the summary then has a line per entry over its processes), COST_ENV (KEY=VALUE,… for every service), COST_PROF_DIR (a CPU
  * profile of each service, written when it stops), COST_BUILD=dist (each checkout's `dist/server.mjs`
  * instead of its TypeScript through tsx).
  */
@@ -24,7 +26,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { searchStay, writeCatalog } from './catalog.ts';
-import { cpuMs, type Entry, entriesOf, pin, settingsOf } from './cost-probe.ts';
+import { cpuMs, type Entry, entriesOf, pin, repeated, settingsOf } from './cost-probe.ts';
 import { sendRatePlans } from './features.ts';
 import { type LoadResult, load } from './load.ts';
 import { operatorKey } from './operator-key.ts';
@@ -37,7 +39,7 @@ const types = Number(process.env.COST_TYPES ?? 4);
 const pinned = process.env.COST_PIN === '1';
 const compared = Number(process.env.COST_COMPARE ?? 300);
 const extraEnv = settingsOf(process.env.COST_ENV);
-const entries = entriesOf(process.argv.slice(2));
+const entries = repeated(entriesOf(process.argv.slice(2)), Number(process.env.COST_PROCESSES ?? 1));
 const SEARCH_PATH = '/api/v1/booking/availability/search';
 
 interface Service {
@@ -88,12 +90,12 @@ interface Round extends LoadResult {
   load1: number;
 }
 
-/** Stays of this round: a window of `searchStay`'s sequence of its own, so no round repeats one. */
-let offset = 0;
-
-async function round(s: Service): Promise<Round> {
-  const first = offset;
-  offset += searches;
+/**
+ * A round searches `searches` stays from `first` on: every checkout of a round gets the same stays
+ * (the mix of nights, guests and rooms moves along `searchStay`'s sequence, and with it the cost),
+ * and each round a window of its own.
+ */
+async function round(s: Service, first: number): Promise<Round> {
   const cpu0 = await cpuMs(s.proc.child.pid as number);
   const r = await load([s.proc.url], {
     method: 'POST',
@@ -130,11 +132,11 @@ const services: Service[] = [];
 try {
   if (pinned) pin(process.pid, 1);
   for (const entry of entries) services.push(await start(entry));
-  for (const s of services) await round(s); // warm-up, not counted
+  for (const s of services) await round(s, 0); // warm-up, not counted
   const results = new Map<string, Round[]>(entries.map((e) => [e.label, []]));
   for (let i = 0; i < rounds; i++)
     for (const s of services) {
-      const r = await round(s);
+      const r = await round(s, (i + 1) * searches);
       results.get(s.entry.label)?.push(r);
       console.log(
         `${s.entry.label}: ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}, ${r.cpuMsPerSearch.toFixed(3)} ms CPU per search, non-2xx ${r.non2xx}, load ${r.load1.toFixed(1)}`,
@@ -148,6 +150,17 @@ try {
     console.log(
       `| ${label} | ${mean(rs, 'rps').toFixed(0)} | ${mean(rs, 'p50').toFixed(1)} / ${mean(rs, 'p99').toFixed(1)} | ${mean(rs, 'cpuMsPerSearch').toFixed(3)} | ${(mean(rs, 'cpuMsPerSearch') / base).toFixed(3)} | ${mean(rs, 'load1').toFixed(1)} |`,
     );
+  const byArg = new Map<string, Round[]>();
+  for (const e of entries) byArg.set(e.arg, [...(byArg.get(e.arg) ?? []), ...(results.get(e.label) ?? [])]);
+  if (byArg.size < entries.length) {
+    const first = mean(byArg.get(entries[0]?.arg as string) ?? [], 'cpuMsPerSearch');
+    console.log('\n| entry, all its processes | service CPU ms/search | ÷ first | processes × rounds |');
+    console.log('|---|---:|---:|---:|');
+    for (const [arg, rs] of byArg)
+      console.log(
+        `| ${arg} | ${mean(rs, 'cpuMsPerSearch').toFixed(3)} | ${(mean(rs, 'cpuMsPerSearch') / first).toFixed(3)} | ${rs.length} |`,
+      );
+  }
   if (services.length > 1 && compared > 0)
     console.log(`answers compared on ${compared} stays: ${await differences(services)} differ`);
 } finally {
