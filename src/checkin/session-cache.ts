@@ -1,5 +1,6 @@
 import { hashSecret } from '../infra/crypto/tokens.ts';
 import type { Database } from '../infra/db/database.ts';
+import { groupedStatements } from '../infra/db/grouped-statements.ts';
 import { type ReachedSession, reachedSessionRepository as repo } from './reached-session.repository.ts';
 
 /** Sessions a process remembers (a few KiB each), least recently used forgotten first. */
@@ -62,10 +63,12 @@ function deepFreeze<T>(value: T): T {
  * polling an unchanged session costs no statement, and nothing stale is ever answered.
  *
  * On PostgreSQL other processes write too, so every read asks the database, but a session this
- * process holds costs one narrow statement: its rows' version (`sessionVersion`, the `xmin` of the
+ * process holds costs one narrow row: its rows' version (`sessionVersion`, the `xmin` of the
  * session, its reservation and steps, which any committed write changes, whoever made it). The
  * same version answers the session held (and the answer made from it); another reads it afresh.
  * A read after a write through any process sees it. Only for ids naming one hotel (one shard).
+ * Reads of one hotel's sessions that come while its version statement is under way share the next
+ * one (`grouped-statements.ts`): under polling load one statement answers many reads.
  */
 export async function reachStoredSession(
   db: Database,
@@ -88,6 +91,16 @@ export async function reachStoredSession(
   return reached ? keep(cache, id, changeCount, reached) : null;
 }
 
+/**
+ * A held session's version, read with the other reads of its hotel's sessions waiting meanwhile
+ * (at most 64 a statement): each of them sent after the read was asked, so it sees every commit
+ * made before, as a statement of its own would.
+ */
+const sessionVersion = groupedStatements<Buffer, string | null>(
+  (db, hotelId, tokenHashes) => repo.sessionVersions(db, hotelId, tokenHashes),
+  64,
+);
+
 /** PostgreSQL: the session held if its rows' version is still the database's, else read afresh. */
 async function reachVersioned(db: Database, id: string, hotelId: string): Promise<ReachedSession | null> {
   const cache = cacheOf(db);
@@ -95,7 +108,7 @@ async function reachVersioned(db: Database, id: string, hotelId: string): Promis
   const hit = cache.get(id);
   // The id names its hotel by its tag; the held rows are that hotel's.
   if (hit && hit.reached.reservation.hotelId === hotelId) {
-    const version = await repo.sessionVersion(db, tokenHash, hotelId);
+    const version = await sessionVersion(db, hotelId, tokenHash);
     if (version === hit.stamp) return touch(cache, id, hit);
     if (version === null) {
       cache.delete(id);
