@@ -109,7 +109,7 @@ export async function recordAudit(tx: Executor, scope: AuditScope, record: Audit
 
 /**
  * The entry `recordAudit` writes, as a write for the statement of the change it records to carry
- * (an event's: `recordEvent(tx, event, [auditPart(record)])`), in the same transaction.
+ * (an event's: `recordEvent(tx, event, [auditPart(ctx.audit, record)])`), in the same transaction.
  */
 export function auditPart(scope: AuditScope, record: AuditRecord): WritePart {
   const hotelIds = record.hotelIds === null ? null : [...new Set(record.hotelIds)].sort();
