@@ -111,7 +111,17 @@ async function addImports(url: string, key: string, feedBase: string): Promise<v
   }
 }
 
-/** Plain and featured services of one variant (`embedded` or `pg1`), search and booking alternated. */
+/**
+ * Pairs of services per variant (BENCH_FEATURE_PAIRS, 2): a Node process of one build may run 20 %
+ * faster or slower than another of the same build (bench/NOTES.md, 2026-11-28 (7)), so one plain
+ * and one featured process would measure the processes as much as the features.
+ */
+const PAIRS = Number(process.env.BENCH_FEATURE_PAIRS ?? 2);
+
+/**
+ * Plain and featured services of one variant (`embedded` or `pg1`), `PAIRS` of each, search and
+ * booking alternated round by round (plain 1, featured 1, plain 2, featured 2, …).
+ */
 export async function featuresVariant(
   variant: 'embedded' | 'pg1',
   settings: FeaturesSettings,
@@ -119,11 +129,12 @@ export async function featuresVariant(
 ): Promise<FeaturesResult[]> {
   const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-features-'));
   const catalogFile = await writeCatalog(dir, TYPES);
-  const databases = variant === 'pg1' ? [await createDatabase(), await createDatabase()] : [];
+  const databases: Array<Awaited<ReturnType<typeof createDatabase>>> = [];
+  if (variant === 'pg1') for (let i = 0; i < 2 * PAIRS; i++) databases.push(await createDatabase());
   const sink = await smtpSink();
   const feeds = await feedServer();
   const procs: Proc[] = [];
-  let hook: Awaited<ReturnType<typeof subscribeWebhook>> | null = null;
+  const hooks: Array<Awaited<ReturnType<typeof subscribeWebhook>>> = [];
   try {
     const options = (name: string, i: number, env: Record<string, string>): ServiceOptions => ({
       catalogFile,
@@ -132,23 +143,27 @@ export async function featuresVariant(
       ...(databases[i] ? { databaseUrl: databases[i].url } : {}),
       extraEnv: env,
     });
-    const plainOptions = options('plain', 0, { MAIL_WORKER: 'false' });
-    const featuredOptions = options('featured', 1, {
-      SMTP_URL: sink.url,
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    });
-    if (settings.cpuProfDir)
-      featuredOptions.nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`];
-    const plain = await startService(plainOptions);
-    procs.push(plain);
-    const featured = await startService(featuredOptions);
-    procs.push(featured);
-    const key = operatorKey(featuredOptions, ['webhooks:write', 'inventory:write', 'reservations:read']);
-    hook = await subscribeWebhook(featured.url, key);
-    await addImports(featured.url, key, feeds.base);
-    await sendRatePlans(featured.url, key);
+    const pairs: Array<{ plain: Proc; featured: Proc }> = [];
+    for (let k = 0; k < PAIRS; k++) {
+      const plainOptions = options(`plain-${k}`, 2 * k, { MAIL_WORKER: 'false' });
+      const featuredOptions = options(`featured-${k}`, 2 * k + 1, {
+        SMTP_URL: sink.url,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      });
+      if (settings.cpuProfDir)
+        featuredOptions.nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfDir}`];
+      const plain = await startService(plainOptions);
+      procs.push(plain);
+      const featured = await startService(featuredOptions);
+      procs.push(featured);
+      const key = operatorKey(featuredOptions, ['webhooks:write', 'inventory:write', 'reservations:read']);
+      hooks.push(await subscribeWebhook(featured.url, key));
+      await addImports(featured.url, key, feeds.base);
+      await sendRatePlans(featured.url, key);
+      pairs.push({ plain, featured });
+    }
     log(
-      `features ${variant}: plain and featured services up (webhook, ${IMPORTS} iCal imports, AlpineBits flex)`,
+      `features ${variant}: ${PAIRS} plain and ${PAIRS} featured services up (webhook, ${IMPORTS} iCal imports, AlpineBits flex)`,
     );
 
     const searchSpec = (duration: number) => ({
@@ -175,20 +190,22 @@ export async function featuresVariant(
         amount: ids.length,
       });
     };
-    if (settings.warmup > 0)
-      for (const p of [plain, featured]) await load([p.url], searchSpec(settings.warmup));
+    if (settings.warmup > 0) for (const p of procs) await load([p.url], searchSpec(settings.warmup));
     const searches = { plain: [] as LoadResult[], featured: [] as LoadResult[] };
     const bookings = { plain: [] as LoadResult[], featured: [] as LoadResult[] };
-    for (let round = 0; round < settings.rounds; round++) {
-      searches.plain.push(await load([plain.url], searchSpec(settings.duration)));
-      searches.featured.push(await load([featured.url], searchSpec(settings.duration)));
-    }
+    for (let round = 0; round < settings.rounds; round++)
+      for (const { plain, featured } of pairs) {
+        searches.plain.push(await load([plain.url], searchSpec(settings.duration)));
+        searches.featured.push(await load([featured.url], searchSpec(settings.duration)));
+      }
     const amount = Math.min(settings.reservationsPerRound, 600);
-    for (let round = 0; round < settings.rounds; round++) {
-      bookings.plain.push(await book(plain.url, amount));
-      bookings.featured.push(await book(featured.url, amount));
-    }
-    const note = `${hook.delivered()} webhook deliveries and ${sink.accepted()} guest messages received by the end`;
+    for (let round = 0; round < settings.rounds; round++)
+      for (const { plain, featured } of pairs) {
+        bookings.plain.push(await book(plain.url, amount));
+        bookings.featured.push(await book(featured.url, amount));
+      }
+    const delivered = hooks.reduce((n, h) => n + h.delivered(), 0);
+    const note = `${PAIRS} pairs of processes; ${delivered} webhook deliveries and ${sink.accepted()} guest messages received by the end`;
     return [
       {
         variant,
@@ -206,7 +223,7 @@ export async function featuresVariant(
       },
     ];
   } finally {
-    await hook?.close().catch(() => {});
+    for (const h of hooks) await h.close().catch(() => {});
     await Promise.all(procs.map((p) => p.stop()));
     feeds.close();
     sink.close();

@@ -204,7 +204,13 @@ export function renderReport(results: Results, before: Results | null, notes: st
     '',
     '## Every feature in use',
     '',
-    'bench/features.ts: two services side by side, alternated round by round. *Featured*: guest messages sent to an SMTP server (a sink in the bench process), one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), 10 iCal imports of 100 events each (polled as configured), and the `flex` plan replaced by an AlpineBits RatePlans message (per-room rates by adults, children by age band, 500 nights). *Plain*: none of these (messages queued, never sent). Bookings: at most 600 a round, each guest with an address of their own.',
+    'bench/features.ts: plain and featured services side by side, two of each by default (`BENCH_FEATURE_PAIRS`: one process of a build may run 20 % faster than another of the same build), alternated round by round, each figure the mean over all their rounds. *Featured*: guest messages sent to an SMTP server (a sink in the bench process), one webhook endpoint subscribed to `reservation.*` (a local receiver answering 204), 10 iCal imports of 100 events each (polled as configured), and the `flex` plan replaced by an AlpineBits RatePlans message (per-room rates by adults, children by age band, 500 nights). *Plain*: none of these (messages queued, never sent). Bookings: at most 600 a round, each guest with an address of their own.',
+    ...(results.featuresRun
+      ? [
+          '',
+          `This section is a later run of its own, ${results.featuresRun.startedAt.slice(11, 16)} to ${results.featuresRun.finishedAt.slice(11, 16)} UTC (\`npm run bench -- features\`), on the same machine.`,
+        ]
+      : []),
     '',
     ...(results.features?.length
       ? [

@@ -140,6 +140,8 @@ export interface Results {
   view?: ViewMemory | null;
   /** Search and booking with every feature in use next to none (bench/features.ts). */
   features?: FeaturesResult[];
+  /** When `features` comes from a later partial run (`npm run bench -- features`) spliced in. */
+  featuresRun?: { startedAt: string; finishedAt: string };
   skipped: string[];
 }
 
