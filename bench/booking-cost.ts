@@ -27,7 +27,7 @@ import pg from 'pg';
 import { writeCatalog } from './catalog.ts';
 import { cpuMs, type Entry, entriesOf, settingsOf } from './cost-probe.ts';
 import { type LoadResult, load } from './load.ts';
-import { createDatabase, newKey, type Proc, ROOT, spawnNode } from './processes.ts';
+import { createDatabase, newKey, type Proc, ROOT, serviceEnv, spawnNode } from './processes.ts';
 import { makeQuotes } from './quotes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 3);
@@ -53,18 +53,13 @@ async function start(entry: Entry): Promise<Build> {
   const countFile = join(dir, 'queries');
   const service = await spawnNode(
     join(root, 'src/server.ts'),
-    {
-      DATA_DIR: join(dir, 'data'),
-      CATALOG_FILE: await writeCatalog(dir, 4),
-      DATA_ENCRYPTION_KEY: newKey(),
-      ...(db.url === null ? {} : { DATABASE_URL: db.url }),
-      PUBLIC_BASE_URL: 'https://innkeep.bench',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      QUERY_COUNT_FILE: countFile,
-      ...extraEnv,
-      ...entry.env,
-    },
+    serviceEnv({
+      dataDir: join(dir, 'data'),
+      catalogFile: await writeCatalog(dir, 4),
+      key: newKey(),
+      ...(db.url === null ? {} : { databaseUrl: db.url }),
+      extraEnv: { QUERY_COUNT_FILE: countFile, ...extraEnv, ...entry.env },
+    }),
     {
       nodeFlags: [
         '--import',

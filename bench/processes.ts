@@ -139,6 +139,21 @@ export interface ServiceOptions {
   nodeFlags?: string[];
 }
 
+/** The service's environment for `o`, as every bench process starts it (log level from BENCH_LOG_LEVEL). */
+export function serviceEnv(o: ServiceOptions): Record<string, string> {
+  return {
+    DATA_DIR: o.dataDir,
+    CATALOG_FILE: o.catalogFile,
+    DATA_ENCRYPTION_KEY: o.key,
+    DATABASE_URL: o.databaseUrl ?? '',
+    // One issuer for every process of a PostgreSQL deployment (required with DATABASE_URL).
+    PUBLIC_BASE_URL: 'https://innkeep.bench',
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    ...o.extraEnv,
+  };
+}
+
 /** This checkout's build, made once per bench process (the service is measured as `npm start` runs it). */
 let built: Promise<void> | undefined;
 
@@ -146,21 +161,7 @@ let built: Promise<void> | undefined;
 export async function startService(o: ServiceOptions): Promise<Proc> {
   built ??= buildService(ROOT, join(ROOT, BUILD_DIR));
   await built;
-  return spawnNode(
-    `${BUILD_DIR}/server.mjs`,
-    {
-      DATA_DIR: o.dataDir,
-      CATALOG_FILE: o.catalogFile,
-      DATA_ENCRYPTION_KEY: o.key,
-      DATABASE_URL: o.databaseUrl ?? '',
-      // One issuer for every process of a PostgreSQL deployment (required with DATABASE_URL).
-      PUBLIC_BASE_URL: 'https://innkeep.bench',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      ...o.extraEnv,
-    },
-    { nodeFlags: o.nodeFlags },
-  );
+  return spawnNode(`${BUILD_DIR}/server.mjs`, serviceEnv(o), { nodeFlags: o.nodeFlags });
 }
 
 export const newKey = () => randomBytes(32).toString('base64');

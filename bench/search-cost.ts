@@ -30,7 +30,7 @@ import { cpuMs, type Entry, entriesOf, pin, repeated, settingsOf } from './cost-
 import { sendRatePlans } from './features.ts';
 import { type LoadResult, load } from './load.ts';
 import { operatorKey } from './operator-key.ts';
-import { createDatabase, newKey, type Proc, spawnNode } from './processes.ts';
+import { createDatabase, newKey, type Proc, serviceEnv, spawnNode } from './processes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 4);
 const searches = Number(process.env.COST_SEARCHES ?? 10_000);
@@ -62,17 +62,7 @@ async function start(entry: Entry): Promise<Service> {
   const proc = await spawnNode(
     // COST_BUILD=dist: the checkout's compiled build (`npm run build` first), as `npm start` runs it.
     join(entry.root, process.env.COST_BUILD === 'dist' ? 'dist/server.mjs' : 'src/server.ts'),
-    {
-      DATA_DIR: options.dataDir,
-      CATALOG_FILE: options.catalogFile,
-      DATA_ENCRYPTION_KEY: options.key,
-      DATABASE_URL: db.url,
-      PUBLIC_BASE_URL: 'https://innkeep.bench',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      ...extraEnv,
-      ...entry.env,
-    },
+    serviceEnv({ ...options, extraEnv: { ...extraEnv, ...entry.env } }),
     {
       nodeFlags: process.env.COST_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.COST_PROF_DIR] : [],
       cwd: entry.root,
