@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
+import { BIGINT, NUMBER } from './exact-arithmetic.ts';
 import { pricePlanStay } from './price-plan-stay.ts';
 import { rtappRound } from './rounding.ts';
 
@@ -275,9 +276,21 @@ describe('per room rates, supplements and offers', () => {
 describe('rtapp rounding', () => {
   it('rounds each part to three decimals, then the sum to two (double rounding)', () => {
     // 1.0045 EUR → 1.005 → 1.01, where rounding once would give 1.00
-    assert.equal(rtappRound([10045n], 100n), 101);
-    assert.equal(rtappRound([10044n], 100n), 100);
-    assert.equal(rtappRound([10000n], 3n), 3333);
-    assert.equal(rtappRound([1n, 1n], 2n), 1, '0.005 + 0.005 cents');
+    assert.equal(rtappRound(BIGINT, [10045n], 100n), 101);
+    assert.equal(rtappRound(BIGINT, [10044n], 100n), 100);
+    assert.equal(rtappRound(BIGINT, [10000n], 3n), 3333);
+    assert.equal(rtappRound(BIGINT, [1n, 1n], 2n), 1, '0.005 + 0.005 cents');
+    assert.equal(rtappRound(NUMBER, [10045], 100), 101);
+    assert.equal(rtappRound(NUMBER, [10044], 100), 100);
+    assert.equal(rtappRound(NUMBER, [10000], 3), 3333);
+    assert.equal(rtappRound(NUMBER, [1, 1], 2), 1, '0.005 + 0.005 cents');
+  });
+
+  it('rounds currencies with 0 and 3 minor digits as rtapp does', () => {
+    // 12.3456 in a 0-digit currency: 12.346 → 12.35 → 12; in a 3-digit one: 12.346 → 12.350
+    assert.equal(rtappRound(NUMBER, [123456], 10_000, 0), 12);
+    assert.equal(rtappRound(BIGINT, [123456n], 10_000n, 0), 12);
+    assert.equal(rtappRound(NUMBER, [123456], 10, 3), 12350);
+    assert.equal(rtappRound(BIGINT, [123456n], 10n, 3), 12350);
   });
 });

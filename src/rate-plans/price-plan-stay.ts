@@ -1,5 +1,6 @@
 import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
 import { eachNight, nightsBetween } from '../dates/dates.ts';
+import { type Exact, exactly } from './exact-arithmetic.ts';
 import {
   bookingRuleViolation,
   type PlanRestriction,
@@ -177,6 +178,17 @@ export function pricePlanStay(
   stay: PlanStay,
   minorDigits = 2,
 ): PlanPrice | PlanRefusal {
+  return exactly((x) => pricePlanStayIn(x, plan, occupancy, stay, minorDigits));
+}
+
+/** `pricePlanStay` in the arithmetic `x`, which may give up (see `exactly`); for tests of both. */
+export function pricePlanStayIn<T>(
+  x: Exact<T>,
+  plan: PlanPricing,
+  occupancy: Occupancy,
+  stay: PlanStay,
+  minorDigits = 2,
+): PlanPrice | PlanRefusal {
   const { checkIn, checkOut } = stay;
   const occupancyProblem = occupancyRefusal(plan, occupancy, stay.adults, stay.children);
   if (occupancyProblem) return occupancyProblem;
@@ -189,9 +201,9 @@ export function pricePlanStay(
   const los = nightsBetween(checkIn, checkOut);
   const unit = plan.unitNights ?? 1;
   // Every amount below is exact as a numerator over `unit × los` minor units.
-  const scale = BigInt(los);
+  const scale = x.of(los);
   const rates = plan.rates.filter((r) => r.roomTypeId === stay.roomTypeId);
-  const nightValues: bigint[] = [];
+  const nightValues: T[] = [];
   const freeNights = new Set<string>();
   const offer = plan.freeNights;
   // The nights by index (one memoised list) rather than by date arithmetic night after night.
@@ -214,7 +226,7 @@ export function pricePlanStay(
         : left <= offer.nightsDiscounted;
     }
     // The chunk's share (amount × chunk / unit) spread evenly over its nights: amount / unit each.
-    const value = free ? 0n : BigInt(amount) * scale;
+    const value = free ? x.zero : x.mul(x.of(amount), scale);
     for (let i = 0; i < chunk; i++) {
       if (free) freeNights.add(dates[n + i] as string);
       nightValues.push(value);
@@ -223,32 +235,33 @@ export function pricePlanStay(
   }
 
   const pax = party.adults + party.children.length;
+  const denominator = x.mul(x.of(unit), scale);
   const supplements = (plan.supplements ?? [])
     .filter((s) => s.mandatory)
-    .map((s) => ({ id: s.id, value: supplementValue(s, stay, pax, los, unit, freeNights) }));
+    .map((s) => ({ id: s.id, value: supplementValue(x, s, stay, pax, los, unit, freeNights) }));
   const extras = (plan.supplements ?? [])
     .filter((s) => !s.mandatory && supplementApplies(s, stay))
     .map((s) => ({
       id: s.id,
       amount: rtappRound(
-        [supplementValue(s, stay, pax, los, unit, freeNights)],
-        BigInt(unit) * scale,
+        x,
+        [supplementValue(x, s, stay, pax, los, unit, freeNights)],
+        denominator,
         minorDigits,
       ),
     }));
 
-  const denominator = BigInt(unit) * scale;
-  const ratesExact = nightValues.reduce((a, b) => a + b, 0n);
-  const supplementsExact = supplements.reduce((a, s) => a + s.value, 0n);
-  const total = rtappRound([ratesExact, supplementsExact], denominator, minorDigits);
-  const roomsTotal = rtappRound([ratesExact], denominator, minorDigits);
+  const ratesExact = nightValues.reduce((a, b) => x.add(a, b), x.zero);
+  const supplementsExact = supplements.reduce((a, s) => x.add(a, s.value), x.zero);
+  const total = rtappRound(x, [ratesExact, supplementsExact], denominator, minorDigits);
+  const roomsTotal = rtappRound(x, [ratesExact], denominator, minorDigits);
 
   const nights: PlanPrice['nights'] = [];
-  let running = 0n;
+  let running = x.zero;
   let shown = 0;
   dates.forEach((date, i) => {
-    running += nightValues[i] ?? 0n;
-    const upTo = rtappRound([running], denominator, minorDigits);
+    running = x.add(running, nightValues[i] ?? x.zero);
+    const upTo = rtappRound(x, [running], denominator, minorDigits);
     nights.push({ date, amount: upTo - shown, free: freeNights.has(date) });
     shown = upTo;
   });
@@ -257,7 +270,7 @@ export function pricePlanStay(
     total,
     roomsTotal,
     nights,
-    supplements: splitSupplements(supplements, total - roomsTotal, denominator, minorDigits),
+    supplements: splitSupplements(x, supplements, total - roomsTotal, denominator, minorDigits),
     freeNights: [...freeNights],
     freeChildren: party.freeChildren,
     extras,

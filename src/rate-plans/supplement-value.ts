@@ -1,5 +1,6 @@
 import type { SupplementDef } from '../catalog/rate-plan.model.ts';
 import { eachNight } from '../dates/dates.ts';
+import type { Exact } from './exact-arithmetic.ts';
 import { coversDate, weekdayOf } from './plan-rules.ts';
 import { rtappRound } from './rounding.ts';
 
@@ -20,18 +21,22 @@ export function supplementApplies(
 
 /**
  * A supplement's exact value over the stay (numerator over `unit × los`), as rtapp charges a
- * mandatory one; an optional one chosen as an extra is charged by the same rules.
+ * mandatory one; an optional one chosen as an extra is charged by the same rules. In the
+ * arithmetic `x`.
  */
-export function supplementValue(
+export function supplementValue<T>(
+  x: Exact<T>,
   s: SupplementDef,
   stay: { roomTypeId: string; checkIn: string; checkOut: string },
   pax: number,
   los: number,
   unit: number,
   freeNights: ReadonlySet<string>,
-): bigint {
-  const full = BigInt(unit) * BigInt(los); // the denominator: one minor unit
-  let value = 0n;
+): T {
+  const perStay = x.of(unit);
+  const full = x.mul(perStay, x.of(los)); // the denominator: one minor unit
+  const people = x.of(pax);
+  let value = x.zero;
   for (const night of eachNight(stay.checkIn, stay.checkOut)) {
     if (s.days && !s.days.includes(weekdayOf(night))) continue;
     let amount: number | undefined;
@@ -40,40 +45,43 @@ export function supplementValue(
         amount = (amount ?? 0) + p.amount;
     }
     if (amount === undefined) continue;
-    const a = BigInt(amount);
+    const a = x.of(amount);
     switch (s.charge) {
       case 'per_night':
       case 'per_room_per_night':
-        if (!freeNights.has(night)) value += a * full;
+        if (!freeNights.has(night)) value = x.add(value, x.mul(a, full));
         break;
       case 'per_stay':
       case 'per_room_per_stay':
-        value += a * BigInt(unit); // a / los of the amount on each night of the period
+        value = x.add(value, x.mul(a, perStay)); // a / los of the amount on each night of the period
         break;
       case 'per_person_per_stay':
-        value += a * BigInt(pax) * BigInt(unit);
+        value = x.add(value, x.mul(x.mul(a, people), perStay));
         break;
       case 'per_person_per_night':
-        if (!freeNights.has(night)) value += a * BigInt(pax) * full;
+        if (!freeNights.has(night)) value = x.add(value, x.mul(x.mul(a, people), full));
         break;
       case 'per_item':
-        return a * full; // once, on the first night it applies
+        return x.mul(a, full); // once, on the first night it applies
     }
   }
   return value;
 }
 
 /** The supplements' rounded part shared between them, each its own rounding, the last taking the rest. */
-export function splitSupplements(
-  supplements: Array<{ id: string; value: bigint }>,
+export function splitSupplements<T>(
+  x: Exact<T>,
+  supplements: Array<{ id: string; value: T }>,
   rounded: number,
-  denominator: bigint,
+  denominator: T,
   minorDigits: number,
 ): Array<{ id: string; amount: number }> {
   let left = rounded;
   return supplements.map((s, i) => {
     const amount =
-      i === supplements.length - 1 ? left : Math.min(left, rtappRound([s.value], denominator, minorDigits));
+      i === supplements.length - 1
+        ? left
+        : Math.min(left, rtappRound(x, [s.value], denominator, minorDigits));
     left -= amount;
     return { id: s.id, amount };
   });
