@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { type Line, type Named, namer } from '../catalog/catalog-names.ts';
 import type { AppContext } from '../context.ts';
+import { withHeaders } from '../infra/http/vary.ts';
 import { LANGUAGES, type Language, preferredLanguage } from '../infra/i18n/languages.ts';
 import type { ReservationRow } from '../reservations/reservation.row.ts';
 import { etagOf, reservationView } from '../reservations/reservation.view.ts';
@@ -33,7 +34,7 @@ const LANGUAGE_HEADERS = new Map<Language | null, Readonly<Record<string, string
 
 /** Sets `languageHeaders` on a reply that is sent as is. */
 export function withLanguage(reply: FastifyReply, lang: Language | null): FastifyReply {
-  return reply.headers(LANGUAGE_HEADERS.get(lang) ?? languageHeaders(lang));
+  return withHeaders(reply, LANGUAGE_HEADERS.get(lang) ?? languageHeaders(lang));
 }
 
 type PricedStay = {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { varyOn } from '../infra/http/vary.ts';
 import { OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
 import { HotelParams } from '../operator-access/operator.schemas.ts';
 import { operatorOf, requireVisibleHotel } from '../operator-access/operator-auth.ts';
@@ -92,7 +93,7 @@ export const guestRegisterRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         date,
         format: csv ? 'csv' : 'json',
       });
-      reply.header('cache-control', 'no-store').header('vary', 'Accept');
+      varyOn(reply.header('cache-control', 'no-store'), 'Accept');
       if (csv) {
         return reply
           .type('text/csv; charset=utf-8; header=present')

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type AppContext, requestContext } from '../context.ts';
 import { problemResponses } from '../infra/http/problem-schema.ts';
+import { varyOn } from '../infra/http/vary.ts';
 import { writeSchema } from '../infra/http/write-schema.ts';
 import { atomicReply } from '../infra/idempotency/atomic-reply.ts';
 import { AUTH_PROBLEMS, OperatorHeaders, operatorOperation } from '../operator-access/operator.docs.ts';
@@ -238,7 +239,7 @@ export const invoicesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         afterSeq: cursor ? Number(cursor) : 0,
         limit: limit === undefined ? 100 : Number(limit),
       });
-      reply.header('vary', 'Accept');
+      varyOn(reply, 'Accept');
       if (/\btext\/csv\b/i.test(request.headers.accept ?? '')) {
         return reply
           .type('text/csv; charset=utf-8; header=present')

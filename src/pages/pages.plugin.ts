@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogStore } from '../catalog/catalog-store.ts';
 import { escapeHtml } from '../infra/escape-html.ts';
 import { AppError } from '../infra/http/problems.ts';
+import { varyOn } from '../infra/http/vary.ts';
 import { isLanguage, LANGUAGES, type Language, languageOfRequest } from '../infra/i18n/languages.ts';
 import { projectFile } from '../infra/project-files.ts';
 import { renderShell, type Texts } from './shell.ts';
@@ -125,10 +126,9 @@ export async function pagesPlugin(
     // The shell names the assets' version, so it is revalidated on every visit (a 304 when
     // unchanged) while the assets themselves are cached for good.
     const etag = contentEtag(html);
-    reply
+    varyOn(reply, 'Accept-Language')
       .type('text/html; charset=utf-8')
       .header('cache-control', REVALIDATE_CACHE_CONTROL)
-      .header('vary', 'Accept-Language')
       .header('etag', etag);
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
     return reply.send(html);

@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { corsPolicyFor } from '../../src/infra/http/cors-policy.ts';
 import { security } from '../../src/infra/http/security.ts';
+import { stay } from '../booking/helpers.ts';
 import { makeHotel, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { auth, makeKey, OPERATOR, type OperatorApp, startOperatorApp } from '../operator-access/helpers.ts';
 
 const SEARCH = '/api/v1/booking/availability/search';
 const HOTEL_SITE = 'https://www.hotel.example';
@@ -216,5 +218,35 @@ describe('CORS on the operator API (only the origins in CORS_ORIGINS)', () => {
     assert.equal(res.headers['access-control-allow-origin'], FRONT_DESK);
     const publicRes = await preflight((o) => t.inject(o as never), SEARCH, 'https://anyone.example');
     assert.equal(publicRes.headers['access-control-allow-origin'], '*', 'the public policy is unchanged');
+  });
+});
+
+describe('Vary: a handler adds to it, never drops Origin (shared caches keep CORS answers per origin)', () => {
+  let app: OperatorApp;
+  before(async () => {
+    app = await startOperatorApp({ CORS_ORIGINS: FRONT_DESK });
+  });
+  after(() => app.t.close());
+
+  it('keeps Origin beside Accept-Language on a search, Accept on the guest register and invoices', async () => {
+    const hotel = app.hotels[0].id;
+    const search = await app.t.inject({
+      method: 'POST',
+      url: SEARCH,
+      headers: { origin: HOTEL_SITE, 'accept-language': 'es' },
+      payload: { hotelId: hotel, ...stay(app.t, 30, 2), adults: 2 },
+    });
+    assert.equal(search.statusCode, 200, search.body);
+    assert.deepEqual(listed(search.headers.vary), ['origin', 'accept-language']);
+    const { key } = await makeKey(app, { scopes: ['guests:identity', 'folios:read'], hotelIds: [hotel] });
+    for (const url of [
+      `${OPERATOR}/hotels/${hotel}/guest-register?date=${stay(app.t, 1, 1).checkIn}`,
+      `${OPERATOR}/hotels/${hotel}/invoices`,
+    ]) {
+      const res = await app.t.inject({ method: 'GET', url, headers: { ...auth(key), origin: FRONT_DESK } });
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      assert.equal(res.headers['access-control-allow-origin'], FRONT_DESK, url);
+      assert.deepEqual(listed(res.headers.vary), ['origin', 'accept'], url);
+    }
   });
 });

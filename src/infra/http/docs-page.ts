@@ -13,6 +13,7 @@ import {
   withHashedAssets,
 } from './docs-assets.ts';
 import { AppError } from './problems.ts';
+import { varyOn } from './vary.ts';
 
 /**
  * Revalidate every time: the page, the document and the small files carry no content hash in their
@@ -89,8 +90,8 @@ export async function docsPage(app: FastifyInstance) {
       reply
         .header('content-type', asset.contentType)
         .header('cache-control', IMMUTABLE)
-        .header('etag', asset.etag)
-        .header('vary', 'accept-encoding');
+        .header('etag', asset.etag);
+      varyOn(reply, 'Accept-Encoding');
       if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
       if (encoding) reply.header('content-encoding', encoding);
       return reply.send(encoding ? asset.encoded(encoding) : asset.identity);

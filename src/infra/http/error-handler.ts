@@ -11,6 +11,7 @@ import {
   validationProblem,
 } from './problems.ts';
 import { type AjvError, ajvFaults, faultEntries } from './schema-errors.ts';
+import { withHeaders } from './vary.ts';
 
 const CONTEXT_PREFIX: Record<string, string> = {
   body: '',
@@ -95,7 +96,7 @@ export function sendProblem(
   extra: ProblemExtras = {},
 ) {
   const { status, title } = PROBLEMS[code];
-  if (extra.headers) reply.headers(extra.headers);
+  if (extra.headers) withHeaders(reply, extra.headers);
   return reply
     .code(status)
     .type('application/problem+json')

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, corsPolicyFor } from './cors-policy.ts';
+import { varyOn } from './vary.ts';
 
 declare module 'fastify' {
   interface RouteShorthandOptions {
@@ -90,7 +91,7 @@ const EXPOSED_HEADERS = CORS_EXPOSED_HEADERS.join(', ');
  */
 function applyCors(request: FastifyRequest, reply: FastifyReply, corsOrigins: string[]): boolean {
   // Always: the answer depends on the Origin asked from (fetch spec, CORS and HTTP caches).
-  addOriginToVary(reply);
+  varyOn(reply, 'Origin');
   const policy = corsPolicyFor(request.url, corsOrigins);
   let methods: string;
   if (policy.kind === 'public') {
@@ -118,22 +119,6 @@ function applyCors(request: FastifyRequest, reply: FastifyReply, corsOrigins: st
   // Some browsers wait for a body on a 204 without a length.
   reply.code(204).header('Content-Length', '0').send();
   return false;
-}
-
-/** Adds `Origin` to the answer's `Vary` (kept as it is when it already names it, or is `*`). */
-function addOriginToVary(reply: FastifyReply): void {
-  const header = reply.getHeader('Vary');
-  if (header === undefined || header === '') {
-    reply.header('Vary', 'Origin');
-    return;
-  }
-  const text = Array.isArray(header) ? header.join(', ') : String(header);
-  const names = text
-    .toLowerCase()
-    .split(',')
-    .map((name) => name.trim());
-  if (names.includes('*') || names.includes('origin')) return;
-  reply.header('Vary', `${text}, Origin`);
 }
 
 export interface SecurityOptions {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BeforeCommit } from '../db/database.ts';
+import { withHeaders } from '../http/vary.ts';
 import type { StoredResponse } from './idempotency.plugin.ts';
 
 /** What a handler answers for a write's result; `payload` goes through the route's response schema. */
@@ -50,18 +51,13 @@ export function atomicReply<T>(
         handle.committed();
         const { response } = prepared;
         // Already serialised: bypass the schema serialiser, as a replay does.
-        return reply
-          .code(response.status)
-          .headers(response.headers)
+        return withHeaders(reply.code(response.status), response.headers)
           .serializer((payload: unknown) => payload as string)
           .send(response.body);
       }
       // No key, or a path of the write that committed nothing (its answer is stored after sending).
       const spec = build(result);
-      return reply
-        .code(spec.status)
-        .headers(spec.headers ?? {})
-        .send(spec.payload);
+      return withHeaders(reply.code(spec.status), spec.headers ?? {}).send(spec.payload);
     },
   };
 }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Encryptor } from '../crypto/encryption.ts';
 import type { Database, Executor } from '../db/database.ts';
 import { AppError, invalid } from '../http/problems.ts';
+import { withHeaders } from '../http/vary.ts';
 import { type ClaimToken, type KeyScope, idempotencyRepository as keys } from './idempotency.repository.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.ts';
 import { pendingReleases } from './pending-releases.ts';
@@ -189,7 +190,7 @@ export const idempotency = fp(async (app: FastifyInstance, opts: { db: Database;
         const response = JSON.parse(
           encryptor.decrypt(stored.response, 'idempotency').toString('utf8'),
         ) as StoredResponse;
-        reply.headers(response.headers).header('idempotent-replayed', 'true').code(response.status);
+        withHeaders(reply, response.headers).header('idempotent-replayed', 'true').code(response.status);
         // The stored body is already serialised: bypass the schema serialiser.
         return reply.serializer((payload: unknown) => payload as string).send(response.body);
       }
