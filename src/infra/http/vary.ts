@@ -44,7 +44,7 @@ export function varyOn(reply: FastifyReply, fields: string): FastifyReply {
 export function withHeaders(reply: FastifyReply, headers: Readonly<Record<string, string>>): FastifyReply {
   for (const name in headers) {
     const value = headers[name] as string;
-    if (name.toLowerCase() === 'vary') varyOn(reply, value);
+    if (name.length === 4 && name.toLowerCase() === 'vary') varyOn(reply, value);
     else reply.header(name, value);
   }
   return reply;
