@@ -286,11 +286,14 @@ describe('rtapp rounding', () => {
     assert.equal(rtappRound(NUMBER, [1, 1], 2), 1, '0.005 + 0.005 cents');
   });
 
-  it('rounds currencies with 0 and 3 minor digits as rtapp does', () => {
+  it('rounds currencies with 0, 1 and 3 minor digits as rtapp does', () => {
     // 12.3456 in a 0-digit currency: 12.346 → 12.35 → 12; in a 3-digit one: 12.346 → 12.350
     assert.equal(rtappRound(NUMBER, [123456], 10_000, 0), 12);
     assert.equal(rtappRound(BIGINT, [123456n], 10_000n, 0), 12);
     assert.equal(rtappRound(NUMBER, [123456], 10, 3), 12350);
     assert.equal(rtappRound(BIGINT, [123456n], 10n, 3), 12350);
+    // one minor digit (tenths): 12.3456 → 12.346 → 12.35 → 12.4
+    assert.equal(rtappRound(NUMBER, [123456], 1000, 1), 124);
+    assert.equal(rtappRound(BIGINT, [123456n], 1000n, 1), 124);
   });
 });

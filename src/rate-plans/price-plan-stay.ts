@@ -60,6 +60,25 @@ const refuse = (
   ...(restriction ? { restriction } : {}),
 });
 
+/** No night free: the set of a plan without a free-nights offer (never added to). */
+const NO_FREE_NIGHTS: Set<string> = new Set();
+
+/** A plan's rates of one room type, in the plan's order: worked out once per plan and room type. */
+const ratesByRoomType = new WeakMap<PlanPricing, Map<string, readonly RateDef[]>>();
+function ratesOf(plan: PlanPricing, roomTypeId: string): readonly RateDef[] {
+  let byRoomType = ratesByRoomType.get(plan);
+  if (!byRoomType) {
+    byRoomType = new Map();
+    ratesByRoomType.set(plan, byRoomType);
+  }
+  let rates = byRoomType.get(roomTypeId);
+  if (!rates) {
+    rates = plan.rates.filter((r) => r.roomTypeId === roomTypeId);
+    byRoomType.set(roomTypeId, rates);
+  }
+  return rates;
+}
+
 /** Does the plan price this room type at all (has it a rate for it)? */
 export function planSellsRoomType(plan: PlanPricing, roomTypeId: string): boolean {
   return plan.rates.some((r) => r.roomTypeId === roomTypeId);
@@ -202,10 +221,10 @@ export function pricePlanStayIn<T>(
   const unit = plan.unitNights ?? 1;
   // Every amount below is exact as a numerator over `unit × los` minor units.
   const scale = x.of(los);
-  const rates = plan.rates.filter((r) => r.roomTypeId === stay.roomTypeId);
+  const rates = ratesOf(plan, stay.roomTypeId);
   const nightValues: T[] = [];
-  const freeNights = new Set<string>();
   const offer = plan.freeNights;
+  const freeNights: Set<string> = offer ? new Set() : NO_FREE_NIGHTS;
   // The nights by index (one memoised list) rather than by date arithmetic night after night.
   const dates = eachNight(checkIn, checkOut);
   let n = 0;
@@ -259,12 +278,15 @@ export function pricePlanStayIn<T>(
   const nights: PlanPrice['nights'] = [];
   let running = x.zero;
   let shown = 0;
-  dates.forEach((date, i) => {
+  const part = [running];
+  for (let i = 0; i < los; i++) {
+    const date = dates[i] as string;
     running = x.add(running, nightValues[i] ?? x.zero);
-    const upTo = rtappRound(x, [running], denominator, minorDigits);
-    nights.push({ date, amount: upTo - shown, free: freeNights.has(date) });
+    part[0] = running;
+    const upTo = rtappRound(x, part, denominator, minorDigits);
+    nights.push({ date, amount: upTo - shown, free: offer !== undefined && freeNights.has(date) });
     shown = upTo;
-  });
+  }
   return {
     ok: true,
     total,

@@ -1,5 +1,8 @@
 import type { Exact } from './exact-arithmetic.ts';
 
+/** Thousandths of the major unit in one minor unit, by the currency's minor digits (0–3). */
+const THOUSANDTHS_PER_MINOR_UNIT = [1000, 100, 10, 1];
+
 /**
  * rtapp's rounding of a stay's cost (HotelData 4.5 leaves it open; the Alliance's rtapp is the
  * reference): each part (the rates, the supplements) rounded to three decimals of the currency's
@@ -11,12 +14,12 @@ import type { Exact } from './exact-arithmetic.ts';
  */
 export function rtappRound<T>(x: Exact<T>, parts: readonly T[], denominator: T, minorDigits = 2): number {
   const digits = Math.min(Math.max(minorDigits, 0), 3);
-  const toThousandths = x.of(10 ** (3 - digits));
+  const toThousandths = x.of(THOUSANDTHS_PER_MINOR_UNIT[digits] as number);
   let thousandths = x.zero;
   for (const part of parts)
     thousandths = x.add(thousandths, x.roundHalfUp(x.mul(part, toThousandths), denominator));
   const hundredths = x.roundHalfUp(thousandths, x.of(10));
   if (digits === 3) return x.toNumber(x.mul(hundredths, x.of(10)));
   if (digits === 2) return x.toNumber(hundredths);
-  return x.toNumber(x.roundHalfUp(hundredths, x.of(10 ** (2 - digits))));
+  return x.toNumber(x.roundHalfUp(hundredths, x.of(digits === 1 ? 10 : 100)));
 }
