@@ -235,9 +235,12 @@ export function pricePlanStayIn<T>(
     const amount = rateAmount(plan, rate, occupancy, party);
     if (typeof amount === 'string') return refuse('unavailable', `The rate plan has ${amount} on ${night}.`);
     const left = los - n;
-    const leftInRate = rate.to === undefined ? left : nightsBetween(night, rate.to) + 1;
-    // A weekday rate prices its nights one by one (its next night may be another rate's).
-    const chunk = rate.days ? 1 : Math.min(left, leftInRate, unit);
+    // A weekday rate prices its nights one by one (its next night may be another rate's), and so
+    // does a plan of one-night units; else a unit's nights as far as the stay and the rate go.
+    const chunk =
+      rate.days || unit === 1
+        ? 1
+        : Math.min(left, rate.to === undefined ? left : nightsBetween(night, rate.to) + 1, unit);
     let free = false;
     if (offer && los >= offer.nightsRequired && chunk === 1) {
       free = offer.repeat

@@ -40,18 +40,46 @@ export function cancellationPolicyFor(
  */
 export function policyAsOf(policy: CancellationPolicy, now: Date | undefined): CancellationPolicy {
   if (now === undefined || policy.freeCancellationUntil === null) return policy;
-  if (Date.parse(policy.freeCancellationUntil) > now.getTime()) return policy;
+  if (instantOf(policy.freeCancellationUntil) > now.getTime()) return policy;
   return { ...policy, freeCancellationUntil: null };
 }
 
-/** The deadline as RFC 3339, remembered (bounded): every offer of a search asks for the same few. */
-const deadlines = new Map<string, string>();
+/**
+ * The deadlines as RFC 3339 and as instants, remembered (bounded): every offer of a search asks
+ * for the same few. By time zone, then days, then check-in: the check-in is the request's own
+ * string, and looking it up as it is costs less than building a key of the three to hash (a
+ * profile of search had that key's lookup and the deadline's `Date.parse` at 3 % together).
+ */
+const deadlines = new Map<string, Map<number, Map<string, string>>>();
+const instants = new Map<string, number>();
+const REMEMBERED = 10_000;
+
 function freeCancellationUntil(checkIn: string, days: number, timezone: string): string {
-  const key = `${checkIn} ${days} ${timezone}`;
-  const known = deadlines.get(key);
+  let byDays = deadlines.get(timezone);
+  if (!byDays) {
+    byDays = new Map();
+    deadlines.set(timezone, byDays);
+  }
+  let byCheckIn = byDays.get(days);
+  if (!byCheckIn) {
+    byCheckIn = new Map();
+    byDays.set(days, byCheckIn);
+  }
+  const known = byCheckIn.get(checkIn);
   if (known !== undefined) return known;
-  const deadline = toRfc3339(zonedInstant(addDays(checkIn, -days), '00:00', timezone));
-  if (deadlines.size >= 10_000) deadlines.clear();
-  deadlines.set(key, deadline);
+  const instant = zonedInstant(addDays(checkIn, -days), '00:00', timezone);
+  const deadline = toRfc3339(instant);
+  if (instants.size >= REMEMBERED) {
+    deadlines.clear();
+    instants.clear();
+    return deadline;
+  }
+  byCheckIn.set(checkIn, deadline);
+  instants.set(deadline, instant.getTime());
   return deadline;
+}
+
+/** A deadline's instant (ms): remembered for those made here, parsed for others (a stored quote's). */
+function instantOf(deadline: string): number {
+  return instants.get(deadline) ?? Date.parse(deadline);
 }
