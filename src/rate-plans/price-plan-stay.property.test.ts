@@ -152,6 +152,16 @@ const stayArb = fc.record({
   children: fc.array(fc.integer({ min: 0, max: 17 }), { maxLength: 3 }),
 });
 
+/** The random stay as `pricePlanStay` takes it: room `room`, booked on day 0. */
+const planStay = (s: { start: number; nights: number; adults: number; children: number[] }) => ({
+  roomTypeId: 'room',
+  checkIn: day(s.start),
+  checkOut: day(s.start + s.nights),
+  adults: s.adults,
+  children: s.children,
+  bookingDate: day(0),
+});
+
 /** The cost in cents by the specification's steps, or null when no price exists. */
 function expectedTotal(
   plan: PlanPricing,
@@ -256,14 +266,7 @@ describe('pricePlanStay agrees with the specification read independently', () =>
     fc.assert(
       fc.property(planArb, occupancyArb, stayArb, (plan, occupancy, s) => {
         const expected = expectedTotal(plan, occupancy, s);
-        const got = pricePlanStay(plan, occupancy, {
-          roomTypeId: 'room',
-          checkIn: day(s.start),
-          checkOut: day(s.start + s.nights),
-          adults: s.adults,
-          children: s.children,
-          bookingDate: day(0),
-        });
+        const got = pricePlanStay(plan, occupancy, planStay(s));
         if (expected === null) assert.equal(got.ok, false, JSON.stringify(got));
         else {
           assert.ok(got.ok, `refused: ${got.ok ? '' : got.message}`);
@@ -283,14 +286,7 @@ describe('optional supplements are offered as extras at what they would cost as 
   it('on random plans and stays', () => {
     fc.assert(
       fc.property(planArb, occupancyArb, stayArb, (plan, occupancy, s) => {
-        const stay = {
-          roomTypeId: 'room',
-          checkIn: day(s.start),
-          checkOut: day(s.start + s.nights),
-          adults: s.adults,
-          children: s.children,
-          bookingDate: day(0),
-        };
+        const stay = planStay(s);
         const optional = {
           ...plan,
           supplements: (plan.supplements ?? []).map((x) => ({ ...x, mandatory: false })),
@@ -331,14 +327,7 @@ describe('the checked doubles price as BigInt does, and hand over to it past 2^5
     });
     fc.assert(
       fc.property(planArbOf(extreme, [1, 2, 7, 30, 365]), occupancyArb, stays, (plan, occupancy, s) => {
-        const stay = {
-          roomTypeId: 'room',
-          checkIn: day(s.start),
-          checkOut: day(s.start + s.nights),
-          adults: s.adults,
-          children: s.children,
-          bookingDate: day(0),
-        };
+        const stay = planStay(s);
         const exact = pricePlanStayIn(BIGINT, plan, occupancy, stay, s.digits);
         assert.deepEqual(pricePlanStay(plan, occupancy, stay, s.digits), exact);
         try {
