@@ -1,6 +1,7 @@
 import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
 import { eachNight, nightsBetween } from '../dates/dates.ts';
 import { type Exact, exactly } from './exact-arithmetic.ts';
+import { effectiveParty, occupancyRefusal, rateAmount } from './plan-party.ts';
 import {
   bookingRuleViolation,
   type PlanRestriction,
@@ -85,106 +86,6 @@ export function planSellsRoomType(plan: PlanPricing, roomTypeId: string): boolea
 }
 
 /**
- * Adults who pay the full rate before children do (HotelData 2018-10 on, as rtapp): the standard
- * occupancy, less when the room's children's places would otherwise stay empty.
- */
-export function fullPayersNeeded(o: Occupancy): number {
-  return o.maxChildren === undefined
-    ? o.standardOccupancy
-    : Math.min(o.maxOccupancy - o.maxChildren, o.standardOccupancy);
-}
-
-/** The party's check against the room type's and the offer's occupancy; null when it may book. */
-function occupancyRefusal(plan: PlanPricing, o: Occupancy, adults: number, children: readonly number[]) {
-  const guests = adults + children.length;
-  if (guests < o.minOccupancy)
-    return refuse('occupancy', `The room needs at least ${o.minOccupancy} guests.`);
-  if (guests > o.maxOccupancy) return refuse('occupancy', `The room takes at most ${o.maxOccupancy} guests.`);
-  const r = plan.stayRules ?? {};
-  const adultMinAge = r.adultMinAge === undefined ? 18 : r.adultMinAge;
-  if (adultMinAge === null && children.length > 0)
-    return refuse('occupancy', 'This rate is for adults only.');
-  for (const age of children) {
-    if (adultMinAge !== null && age >= adultMinAge)
-      return refuse('occupancy', `This rate counts guests of ${adultMinAge} or older as adults.`);
-    if (
-      (r.childMinAge !== undefined && age < r.childMinAge) ||
-      (r.childMaxAge !== undefined && age >= r.childMaxAge)
-    )
-      return refuse('occupancy', `This rate does not take children aged ${age}.`);
-  }
-  if (r.minAdults !== undefined && adults < r.minAdults)
-    return refuse('occupancy', `This rate needs at least ${r.minAdults} adults.`);
-  if (r.maxAdults !== undefined && adults > r.maxAdults)
-    return refuse('occupancy', `This rate takes at most ${r.maxAdults} adults.`);
-  if (r.minChildren !== undefined && children.length < r.minChildren)
-    return refuse('occupancy', `This rate needs at least ${r.minChildren} children.`);
-  if (r.maxChildren !== undefined && children.length > r.maxChildren)
-    return refuse('occupancy', `This rate takes at most ${r.maxChildren} children.`);
-  return null;
-}
-
-type Party = { adults: number; children: number[]; freeChildren: number };
-
-/** Children become full payers, oldest first, until the room's full payers are there; then the family offer. */
-function effectiveParty(plan: PlanPricing, o: Occupancy, adults: number, ages: readonly number[]): Party {
-  const children = [...ages].sort((a, b) => a - b);
-  let payers = adults;
-  const needed = fullPayersNeeded(o);
-  while (payers < needed && children.length > 0) {
-    children.pop();
-    payers++;
-  }
-  let freeChildren = 0;
-  const family = plan.familyOffer;
-  if (family) {
-    const eligible = children.filter((age) => age < family.maxAge).length;
-    if (eligible >= 1 && eligible >= family.minChildren) {
-      while (freeChildren < eligible && freeChildren < family.freeChildren) {
-        // the youngest eligible child stays free first (children are sorted by age)
-        children.splice(
-          children.findIndex((age) => age < family.maxAge),
-          1,
-        );
-        freeChildren++;
-      }
-    }
-  }
-  return { adults: payers, children, freeChildren };
-}
-
-/** One rate's amount for the party for one full unit (UnitMultiplier nights), or why it cannot price it. */
-function rateAmount(plan: PlanPricing, rate: RateDef, o: Occupancy, party: Party): number | string {
-  let cost = 0;
-  const baseAdults = Math.min(party.adults, o.standardOccupancy);
-  if (baseAdults > 0) {
-    if (plan.per === 'person') {
-      const guests = Math.min(party.adults + party.children.length + party.freeChildren, o.standardOccupancy);
-      const entry = rate.byGuests.find((b) => b.guests === guests);
-      if (!entry) return `no price for ${guests} guests`;
-      cost += entry.amount * baseAdults;
-    } else {
-      const entry = rate.byGuests.find((b) => b.guests === baseAdults);
-      if (!entry) return `no price for ${baseAdults} guests`;
-      cost += entry.amount;
-    }
-  }
-  const extraAdults = party.adults - baseAdults;
-  if (extraAdults > 0) {
-    if (rate.extraAdult === undefined) return 'no price for an additional adult';
-    cost += extraAdults * rate.extraAdult;
-  }
-  for (const age of party.children) {
-    const band = (rate.children ?? []).find(
-      (b) => (b.minAge === undefined || age >= b.minAge) && (b.maxAge === undefined || age < b.maxAge),
-    );
-    if (!band) return `no price for a child aged ${age}`;
-    cost += band.amount;
-  }
-  return cost;
-}
-
-/**
  * The cost of one room's stay under a plan, as AlpineBits HotelData 4.5 computes it and the
  * Alliance's rtapp reproduces: occupancy and offer checks, children promoted to full payers, the
  * family offer, booking rules, rates matched night by night (a rate of `unitNights` nights pays
@@ -210,7 +111,7 @@ export function pricePlanStayIn<T>(
 ): PlanPrice | PlanRefusal {
   const { checkIn, checkOut } = stay;
   const occupancyProblem = occupancyRefusal(plan, occupancy, stay.adults, stay.children);
-  if (occupancyProblem) return occupancyProblem;
+  if (occupancyProblem) return refuse('occupancy', occupancyProblem);
   const offerRule = stayRuleViolation(plan, checkIn, checkOut, stay.bookingDate);
   if (offerRule) return refuse('restricted', offerRule.message, offerRule);
   const party = effectiveParty(plan, occupancy, stay.adults, stay.children);
@@ -287,7 +188,7 @@ export function pricePlanStayIn<T>(
     running = x.add(running, nightValues[i] ?? x.zero);
     part[0] = running;
     const upTo = rtappRound(x, part, denominator, minorDigits);
-    nights.push({ date, amount: upTo - shown, free: offer !== undefined && freeNights.has(date) });
+    nights.push({ date, amount: upTo - shown, free: freeNights.has(date) });
     shown = upTo;
   }
   return {
