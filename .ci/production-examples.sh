@@ -59,13 +59,14 @@ systemd-analyze security --offline=true --threshold=40 --no-pager "$work/innkeep
 
 if [ -d /run/systemd/system ]; then
   echo "-- the release under systemd-run, with the unit's confinement"
-  # The unit's [Service] lines but those that name this guide's server (its user, folders and
+  # The unit's command, and its [Service] lines but those that name this guide's server (its user, folders and
   # environment file) and what only a long-lived service needs; a user made for the run instead.
   props=()
   while IFS= read -r line; do
     case "$line" in
       '' | '#'* | '['*) ;;
-      User=* | Group=* | WorkingDirectory=* | EnvironmentFile=* | Environment=* | ExecStart=*) ;;
+      ExecStart=*) read -r -a start_command <<< "${line#ExecStart=}" ;;
+      User=* | Group=* | WorkingDirectory=* | EnvironmentFile=* | Environment=*) ;;
       StateDirectory=* | Restart=* | RestartSec=* | RestartPreventExitStatus=* | Type=*) ;;
       *) props+=(-p "$line") ;;
     esac
@@ -76,7 +77,7 @@ if [ -d /run/systemd/system ]; then
   # their work under /home).
   systemd-run --unit="$unit" --collect -p DynamicUser=true -p StateDirectory="$unit" \
     -p BindReadOnlyPaths="$PWD:/run/$unit" -p WorkingDirectory="/run/$unit" -E PORT="$port" -E HOST=127.0.0.1 -E DATA_DIR="/var/lib/$unit" \
-    -E RATE_LIMIT_PER_MINUTE=0 "${props[@]}" "$node_bin" dist/server.mjs
+    -E RATE_LIMIT_PER_MINUTE=0 "${props[@]}" "${start_command[@]}"
   trap 'systemctl stop "$unit" 2>/dev/null || true; rm -rf "$work"' EXIT
   base="http://127.0.0.1:$port"
   for _ in $(seq 1 120); do curl -fsS "$base/readyz" >/dev/null 2>&1 && break; sleep 1; done

@@ -27,7 +27,7 @@ import pg from 'pg';
 import { writeCatalog } from './catalog.ts';
 import { cpuMs, type Entry, entriesOf, settingsOf } from './cost-probe.ts';
 import { type LoadResult, load } from './load.ts';
-import { createDatabase, newKey, type Proc, ROOT, serviceEnv, spawnNode } from './processes.ts';
+import { createDatabase, newKey, type Proc, ROOT, serviceEnv, spawnNode, startFlagsOf } from './processes.ts';
 import { makeQuotes } from './quotes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 3);
@@ -62,6 +62,8 @@ async function start(entry: Entry): Promise<Build> {
     }),
     {
       nodeFlags: [
+        // As the checkout's `npm start` runs it (its young-generation size, where it sets one).
+        ...startFlagsOf(root),
         '--import',
         join(ROOT, 'bench/count-queries.mjs'),
         // COST_PROF_DIR: a CPU profile of each service (bench/profile-summary.ts reads them).

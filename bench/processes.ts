@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -154,6 +155,19 @@ export function serviceEnv(o: ServiceOptions): Record<string, string> {
   };
 }
 
+/**
+ * The Node.js flags `npm start` gives the service in the checkout at `root` (its package.json's
+ * `start` script, `node <flags> dist/server.mjs`): the bench runs the service as it is deployed,
+ * with the garbage collector's young generation sized as there (none in older checkouts).
+ */
+export function startFlagsOf(root: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts?: { start?: string };
+  };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+}
+
 /** This checkout's build, made once per bench process (the service is measured as `npm start` runs it). */
 let built: Promise<void> | undefined;
 
@@ -161,7 +175,9 @@ let built: Promise<void> | undefined;
 export async function startService(o: ServiceOptions): Promise<Proc> {
   built ??= buildService(ROOT, join(ROOT, BUILD_DIR));
   await built;
-  return spawnNode(`${BUILD_DIR}/server.mjs`, serviceEnv(o), { nodeFlags: o.nodeFlags });
+  return spawnNode(`${BUILD_DIR}/server.mjs`, serviceEnv(o), {
+    nodeFlags: [...startFlagsOf(ROOT), ...(o.nodeFlags ?? [])],
+  });
 }
 
 export const newKey = () => randomBytes(32).toString('base64');

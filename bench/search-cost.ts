@@ -30,7 +30,7 @@ import { cpuMs, type Entry, entriesOf, pin, repeated, settingsOf } from './cost-
 import { sendRatePlans } from './features.ts';
 import { type LoadResult, load } from './load.ts';
 import { operatorKey } from './operator-key.ts';
-import { createDatabase, newKey, type Proc, serviceEnv, spawnNode } from './processes.ts';
+import { createDatabase, newKey, type Proc, serviceEnv, spawnNode, startFlagsOf } from './processes.ts';
 
 const rounds = Number(process.env.COST_ROUNDS ?? 4);
 const searches = Number(process.env.COST_SEARCHES ?? 10_000);
@@ -64,7 +64,11 @@ async function start(entry: Entry): Promise<Service> {
     join(entry.root, process.env.COST_BUILD === 'dist' ? 'dist/server.mjs' : 'src/server.ts'),
     serviceEnv({ ...options, extraEnv: { ...extraEnv, ...entry.env } }),
     {
-      nodeFlags: process.env.COST_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.COST_PROF_DIR] : [],
+      // As the checkout's `npm start` runs it (its young-generation size, where it sets one).
+      nodeFlags: [
+        ...startFlagsOf(entry.root),
+        ...(process.env.COST_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.COST_PROF_DIR] : []),
+      ],
       cwd: entry.root,
     },
   );
