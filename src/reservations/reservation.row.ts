@@ -115,9 +115,15 @@ export const COLUMNS = `id, code, hotel_id, status, room_type_id, rate_plan_id, 
   access_token_hash, source, internal_notes, stay_status, arrived_at, departed_at, room_numbers, version,
   created_at, updated_at`;
 
-/** The first row of a statement that must answer one (an UPDATE … RETURNING by key). */
-export const oneReservation = (rows: Record<string, unknown>[]) =>
-  toReservationRow(rows[0] as Record<string, unknown>);
+/**
+ * The first row of a statement that must answer one (an INSERT or UPDATE … RETURNING by key). None
+ * is a defect of the caller's (a key of no reservation): said as such, not as a mapper's TypeError.
+ */
+export function oneReservation(rows: Record<string, unknown>[]): ReservationRow {
+  const row = rows[0];
+  if (row === undefined) throw new Error('a statement that must answer one reservation answered none');
+  return toReservationRow(row);
+}
 
 /** The one mapper from a `reservations` row (selected with `COLUMNS`) to `ReservationRow`. */
 export function toReservationRow(r: Record<string, unknown>): ReservationRow {
