@@ -415,8 +415,18 @@ async function throughputVariant(variant: string, results: Results, pgUp: boolea
   }
 }
 
-/** Search latency against a store of `count` reservations (embedded engine, seeded while stopped). */
-async function growthPoint(count: number, types: number): Promise<GrowthResult> {
+/** A service over a store of `count` reservations and `types` room types, seeded while stopped. */
+interface GrowthService {
+  reservations: number;
+  roomTypes: number;
+  seedSeconds: number;
+  inventoryRows: number;
+  service: Proc;
+  dir: string;
+}
+
+/** Starts a service on a new embedded store of `count` reservations (seeded while no process holds it). */
+async function growthService(count: number, types: number): Promise<GrowthService> {
   const dir = await mkdtemp(join(os.tmpdir(), 'innkeep-growth-'));
   try {
     const options: ServiceOptions = {
@@ -435,30 +445,54 @@ async function growthPoint(count: number, types: number): Promise<GrowthResult> 
     await db.close();
     const seedSeconds = (Date.now() - started) / 1000;
     const service = await startService(options);
-    try {
-      const spec: LoadSpec = {
-        method: 'POST',
-        path: () => '/api/v1/booking/availability/search',
-        body: (i) => JSON.stringify(searchStay(i)),
-        connections: settings.connections,
-        duration: settings.duration,
-      };
-      if (settings.warmup > 0) await load([service.url], { ...spec, duration: settings.warmup });
-      const runs: LoadResult[] = [];
-      for (let round = 0; round < settings.rounds; round++)
-        runs.push(await withCpu([service], () => load([service.url], spec))());
-      return {
-        reservations: count,
-        roomTypes: types,
-        seedSeconds,
-        inventoryRows: rows.rows[0]?.n ?? 0,
-        search: meanOf(runs),
-      };
-    } finally {
-      await service.stop();
-    }
-  } finally {
+    return {
+      reservations: count,
+      roomTypes: types,
+      seedSeconds,
+      inventoryRows: rows.rows[0]?.n ?? 0,
+      service,
+      dir,
+    };
+  } catch (error) {
     await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Search against each `[reservations, room types]` point, embedded engine: every point's service
+ * up at once, then their rounds alternated (point 1, point 2, …, again), so points compared with
+ * each other (50 room types against 4) share the machine's moments as the baseline rounds do.
+ */
+async function growthPoints(points: Array<[count: number, types: number]>): Promise<GrowthResult[]> {
+  const services: GrowthService[] = [];
+  try {
+    for (const [count, types] of points) services.push(await growthService(count, types));
+    const spec: LoadSpec = {
+      method: 'POST',
+      path: () => '/api/v1/booking/availability/search',
+      body: (i) => JSON.stringify(searchStay(i)),
+      connections: settings.connections,
+      duration: settings.duration,
+    };
+    if (settings.warmup > 0)
+      for (const s of services) await load([s.service.url], { ...spec, duration: settings.warmup });
+    const runs: LoadResult[][] = services.map(() => []);
+    for (let round = 0; round < settings.rounds; round++)
+      for (const [i, s] of services.entries())
+        runs[i]?.push(await withCpu([s.service], () => load([s.service.url], spec))());
+    return services.map((s, i) => ({
+      reservations: s.reservations,
+      roomTypes: s.roomTypes,
+      seedSeconds: s.seedSeconds,
+      inventoryRows: s.inventoryRows,
+      search: meanOf(runs[i] ?? []),
+    }));
+  } finally {
+    for (const s of services) {
+      await s.service.stop();
+      await rm(s.dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -563,15 +597,20 @@ async function main() {
     for (const variant of settings.variants) await throughputVariant(variant, results, pgUp);
   }
   if (settings.sections.includes('growth')) {
-    for (const size of settings.growthSizes) {
-      log(`growth: ${size} reservations, 4 room types`);
-      results.growth.push(await growthPoint(size, 4));
-    }
+    // The middle size's 4 room types and the other counts of room types alternate in one group
+    // (the goal compares 50 with 4); each other size runs on its own.
     const middle = settings.growthSizes[Math.floor(settings.growthSizes.length / 2)] ?? 1000;
-    for (const types of settings.growthTypes) {
-      log(`growth: ${middle} reservations, ${types} room types`);
-      results.growth.push(await growthPoint(middle, types));
+    const byTypes: GrowthResult[] = [];
+    for (const size of settings.growthSizes) {
+      const types = size === middle ? [4, ...settings.growthTypes.filter((t) => t !== 4)] : [4];
+      log(
+        `growth: ${size} reservations, ${types.join(' and ')} room types${types.length > 1 ? ', alternated' : ''}`,
+      );
+      const [four, ...others] = await growthPoints(types.map((t) => [size, t]));
+      if (four) results.growth.push(four);
+      byTypes.push(...others);
     }
+    results.growth.push(...byTypes);
   }
   if (settings.sections.includes('soak')) {
     log(`soak: ${settings.soakSeconds} s of search`);
