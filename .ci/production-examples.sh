@@ -59,8 +59,9 @@ systemd-analyze security --offline=true --threshold=40 --no-pager "$work/innkeep
 
 if [ -d /run/systemd/system ]; then
   echo "-- the release under systemd-run, with the unit's confinement"
-  # The unit's command, and its [Service] lines but those that name this guide's server (its user, folders and
-  # environment file) and what only a long-lived service needs; a user made for the run instead.
+  # The unit's command, and its [Service] lines but those that name this guide's server (its user,
+  # folders and environment file) and what only a long-lived service needs; a user made for the run
+  # instead.
   props=()
   while IFS= read -r line; do
     case "$line" in
