@@ -1,5 +1,6 @@
 import type { Hotel } from '../catalog/catalog.schema.ts';
 import { eachNight } from '../dates/dates.ts';
+import { entryOf, newMap } from '../infra/map-entry.ts';
 import { sellsRoomType } from '../rate-plans/priced-hotel.ts';
 import {
   cataloguePrice,
@@ -205,11 +206,7 @@ export function hotelNights(
           }
           const { from, to } = stay;
           if (from < 0 || to < from) return null;
-          let byPlan = pairs.get(roomTypeId);
-          if (!byPlan) {
-            byPlan = new Map();
-            pairs.set(roomTypeId, byPlan);
-          }
+          const byPlan = entryOf(pairs, roomTypeId, newMap);
           let pair = byPlan.get(ratePlanId);
           if (!pair) {
             const nightAt = window.night as (n: number) => string;

@@ -1,5 +1,6 @@
 import type { Occupancy, PlanPricing, RateDef } from '../catalog/rate-plan.model.ts';
 import { eachNight, nightsBetween } from '../dates/dates.ts';
+import { entryOf, newMap } from '../infra/map-entry.ts';
 import { type Exact, exactly } from './exact-arithmetic.ts';
 import { effectiveParty, occupancyRefusal, rateAmount } from './plan-party.ts';
 import {
@@ -67,11 +68,7 @@ const NO_FREE_NIGHTS: Set<string> = new Set();
 /** A plan's rates of one room type, in the plan's order: worked out once per plan and room type. */
 const ratesByRoomType = new WeakMap<PlanPricing, Map<string, readonly RateDef[]>>();
 function ratesOf(plan: PlanPricing, roomTypeId: string): readonly RateDef[] {
-  let byRoomType = ratesByRoomType.get(plan);
-  if (!byRoomType) {
-    byRoomType = new Map();
-    ratesByRoomType.set(plan, byRoomType);
-  }
+  const byRoomType = entryOf(ratesByRoomType, plan, newMap);
   let rates = byRoomType.get(roomTypeId);
   if (!rates) {
     rates = plan.rates.filter((r) => r.roomTypeId === roomTypeId);

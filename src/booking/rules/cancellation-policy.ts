@@ -1,6 +1,7 @@
 import type { Hotel, RatePlan } from '../../catalog/catalog.schema.ts';
 import { addDays, toRfc3339, zonedInstant } from '../../dates/dates.ts';
 import type { Money } from '../../infra/currency.ts';
+import { entryOf, newMap } from '../../infra/map-entry.ts';
 
 /** A stay's cancellation terms (API.md 6), priced with the stay. */
 
@@ -52,30 +53,25 @@ export function policyAsOf(policy: CancellationPolicy, now: Date | undefined): C
  */
 const deadlines = new Map<string, Map<number, Map<string, string>>>();
 const instants = new Map<string, number>();
+/** Deadlines remembered (several check-ins and days may share one deadline, hence one instant). */
+let remembered = 0;
 const REMEMBERED = 10_000;
 
 function freeCancellationUntil(checkIn: string, days: number, timezone: string): string {
-  let byDays = deadlines.get(timezone);
-  if (!byDays) {
-    byDays = new Map();
-    deadlines.set(timezone, byDays);
-  }
-  let byCheckIn = byDays.get(days);
-  if (!byCheckIn) {
-    byCheckIn = new Map();
-    byDays.set(days, byCheckIn);
-  }
+  const byCheckIn = entryOf(entryOf(deadlines, timezone, newMap), days, newMap);
   const known = byCheckIn.get(checkIn);
   if (known !== undefined) return known;
   const instant = zonedInstant(addDays(checkIn, -days), '00:00', timezone);
   const deadline = toRfc3339(instant);
-  if (instants.size >= REMEMBERED) {
+  if (remembered >= REMEMBERED) {
     deadlines.clear();
     instants.clear();
+    remembered = 0;
     return deadline;
   }
   byCheckIn.set(checkIn, deadline);
   instants.set(deadline, instant.getTime());
+  remembered++;
   return deadline;
 }
 
